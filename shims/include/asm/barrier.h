@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Stands for asm/barrier.h, asm/cmpxchg.h and linux/atomic.h.  One simulated
+ * CPU runs at a time, so these only need the compiler's ordering; they are
+ * kept as real atomics so that the code reads as in the kernel.
+ */
+#ifndef SHIM_ASM_BARRIER_H
+#define SHIM_ASM_BARRIER_H
+
+#include <linux/compiler.h>
+
+#define smp_mb()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define smp_rmb()		__atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define smp_wmb()		__atomic_thread_fence(__ATOMIC_RELEASE)
+#define smp_mb__before_atomic()	smp_mb()
+#define smp_mb__after_atomic()	smp_mb()
+#define smp_store_release(p, v)	__atomic_store_n(p, v, __ATOMIC_RELEASE)
+#define smp_load_acquire(p)	__atomic_load_n(p, __ATOMIC_ACQUIRE)
+
+#define cmpxchg(ptr, old, new) ({					\
+	__typeof__(*(ptr)) __old = (old);				\
+	__atomic_compare_exchange_n(ptr, &__old, new, false,		\
+				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);\
+	__old;								\
+})
+#define try_cmpxchg(ptr, pold, new)					\
+	__atomic_compare_exchange_n(ptr, pold, new, false,		\
+				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)
+#define xchg(ptr, v)		__atomic_exchange_n(ptr, v, __ATOMIC_SEQ_CST)
+
+#define atomic_read(v)		READ_ONCE((v)->counter)
+#define atomic_set(v, i)	WRITE_ONCE((v)->counter, (i))
+#define atomic_inc(v)		__atomic_fetch_add(&(v)->counter, 1, __ATOMIC_SEQ_CST)
+#define atomic_dec(v)		__atomic_fetch_sub(&(v)->counter, 1, __ATOMIC_SEQ_CST)
+
+#endif

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Stands for include/linux/interrupt.h (softirq part) and linux/hardirq.h. */
+#ifndef SHIM_LINUX_INTERRUPT_H
+#define SHIM_LINUX_INTERRUPT_H
+
+#include <sim/sim.h>
+#include <linux/bitops.h>
+
+enum {
+	HI_SOFTIRQ = 0,
+	TIMER_SOFTIRQ,
+	NET_TX_SOFTIRQ,
+	NET_RX_SOFTIRQ,
+	BLOCK_SOFTIRQ,
+	IRQ_POLL_SOFTIRQ,
+	TASKLET_SOFTIRQ,
+	SCHED_SOFTIRQ,
+	HRTIMER_SOFTIRQ,
+	RCU_SOFTIRQ,
+	NR_SOFTIRQS
+};
+
+struct softirq_action {
+	void (*action)(struct softirq_action *);
+};
+
+extern struct softirq_action softirq_vec[NR_SOFTIRQS];
+
+#define local_softirq_pending()		(sim_this()->softirq_pending)
+#define set_softirq_pending(x)		(sim_this()->softirq_pending = (x))
+/* or_softirq_pending(): also where raises are counted. */
+void or_softirq_pending(unsigned long bits);
+
+void open_softirq(int nr, void (*action)(struct softirq_action *));
+void raise_softirq_irqoff(unsigned int nr);
+void __raise_softirq_irqoff(unsigned int nr);
+void raise_softirq(unsigned int nr);
+void do_softirq(void);
+void invoke_softirq(void);	/* kernel/softirq.c, static there */
+
+#ifdef CONFIG_PREEMPT_RT
+void do_softirq_post_smp_call_flush(unsigned int was_pending);
+/* kernel/softirq.c's per-CPU BH-disable state on RT. */
+struct softirq_ctrl {
+	int cnt;
+};
+DECLARE_PER_CPU(struct softirq_ctrl, softirq_ctrl);
+#else
+static inline void do_softirq_post_smp_call_flush(unsigned int unused)
+{
+	do_softirq();
+}
+#endif
+
+#define trace_softirq_raise(nr)	do { } while (0)
+#define force_irqthreads()	0
+
+#endif

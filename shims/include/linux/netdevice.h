@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Glue for include/linux/netdevice.h.  struct napi_struct, struct
+ * softnet_data, the NAPI state bits and the inline helpers are NOT defined
+ * here: they are extracted from the tree under test (extracted/defs.h), so
+ * that the series' field changes are tested as written.  This file provides
+ * what those definitions need around them.
+ */
+#ifndef SHIM_LINUX_NETDEVICE_H
+#define SHIM_LINUX_NETDEVICE_H
+
+#include <linux/skbuff.h>
+#include <linux/smp.h>
+#include <linux/misc.h>
+
+struct Qdisc;
+struct sd_flow_limit;
+struct softnet_data;
+struct napi_struct;
+
+enum netdev_reg_state {
+	NETREG_UNINITIALIZED = 0,
+	NETREG_REGISTERED,
+	NETREG_UNREGISTERING,
+	NETREG_UNREGISTERED,
+};
+
+/* Only what the code under test reads of a device. */
+struct net_device {
+	char name[16];
+	bool running;
+	enum netdev_reg_state reg_state;
+	unsigned long rx_dropped;
+	unsigned long gro_flush_timeout;
+	int napi_defer_hard_irqs;
+};
+
+#define NET_RX_SUCCESS	0
+#define NET_RX_DROP	1
+
+static inline bool netif_running(const struct net_device *dev)
+{
+	return dev->running;
+}
+
+static inline void dev_core_stats_rx_dropped_inc(struct net_device *dev)
+{
+	dev->rx_dropped++;
+}
+
+/* net/core/dev.c: the protocol layers, where a packet leaves our scope. */
+int __netif_receive_skb(struct sk_buff *skb);
+int netif_rx(struct sk_buff *skb);
+
+/*
+ * net/core/gro.c and include/net/gro.h: GRO is not simulated (no packet
+ * ever sits in a GRO list), so these have nothing to flush.
+ */
+static inline void napi_gro_flush(struct napi_struct *napi, bool flush_old)
+{
+	(void)napi;
+	(void)flush_old;
+}
+
+#define gro_normal_list(napi)	do { (void)(napi); } while (0)
+
+/* include/linux/netpoll.h: no netpoll client owns a NAPI. */
+static inline void *netpoll_poll_lock(struct napi_struct *napi)
+{
+	(void)napi;
+	return NULL;
+}
+
+static inline void netpoll_poll_unlock(void *have)
+{
+	(void)have;
+}
+
+/* net/core/dev.c: the TX softirq is registered but never simulated. */
+void net_tx_action(struct softirq_action *h);
+
+#define PTYPE_HASH_SIZE	16
+extern struct list_head ptype_all;
+extern struct list_head ptype_base[PTYPE_HASH_SIZE];
+
+#endif

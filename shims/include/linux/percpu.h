@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Stands for include/linux/percpu.h, percpu-defs.h and asm/percpu.h.
+ *
+ * As in the kernel, DEFINE_PER_CPU() places the variable in a per-CPU
+ * section whose contents are the template; the simulator gives each CPU its
+ * own copy of the section (setup_per_cpu_areas()) and per_cpu_ptr() adds the
+ * CPU's offset.  So per_cpu(x, 1) and per_cpu(x, 0) really are different
+ * objects, and this_cpu_read(s.member) works as in the kernel.  Unlike the
+ * kernel, this_cpu_*() are not atomic against interrupts: only one simulated
+ * CPU runs at a time and interrupts are delivered at explicit points.
+ */
+#ifndef SHIM_LINUX_PERCPU_H
+#define SHIM_LINUX_PERCPU_H
+
+#include <sim/sim.h>
+
+#define __PCPU_ATTRS	__attribute__((__section__("sim_percpu"), __used__))
+#define DEFINE_PER_CPU(type, name)		__PCPU_ATTRS __typeof__(type) name
+#define DEFINE_PER_CPU_ALIGNED(type, name)	\
+	__PCPU_ATTRS __typeof__(type) name ____cacheline_aligned
+#define DEFINE_PER_CPU_SHARED_ALIGNED(type, name) DEFINE_PER_CPU_ALIGNED(type, name)
+#define DECLARE_PER_CPU(type, name)		extern __typeof__(type) name
+#define DECLARE_PER_CPU_ALIGNED(type, name)	extern __typeof__(type) name
+
+#define SHIFT_PERCPU_PTR(ptr, off) \
+	((__typeof__(ptr))((uintptr_t)(ptr) + (off)))
+#define per_cpu_ptr(ptr, cpu)	SHIFT_PERCPU_PTR(ptr, sim_percpu_offset[cpu])
+#define per_cpu(var, cpu)	(*per_cpu_ptr(&(var), cpu))
+#define this_cpu_ptr(ptr)	per_cpu_ptr(ptr, sim_cpu_id())
+#define raw_cpu_ptr(ptr)	this_cpu_ptr(ptr)
+#define this_cpu_read(pcp)	(*this_cpu_ptr(&(pcp)))
+#define __this_cpu_read(pcp)	this_cpu_read(pcp)
+#define raw_cpu_read(pcp)	this_cpu_read(pcp)
+#define this_cpu_write(pcp, v)	(*this_cpu_ptr(&(pcp)) = (v))
+#define __this_cpu_write(pcp, v) this_cpu_write(pcp, v)
+#define this_cpu_inc(pcp)	(++*this_cpu_ptr(&(pcp)))
+#define this_cpu_dec(pcp)	(--*this_cpu_ptr(&(pcp)))
+#define __this_cpu_inc(pcp)	this_cpu_inc(pcp)
+#define __this_cpu_add(pcp, v)	(*this_cpu_ptr(&(pcp)) += (v))
+#define this_cpu_add(pcp, v)	__this_cpu_add(pcp, v)
+
+#endif

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Stands for include/linux/sched.h and the parts of kernel/sched/ the code
+ * under test reaches.  Tasks are coroutines bound to a simulated CPU; the
+ * simulator's scheduler (sim_run_cpu()) runs one at a time.  Simplified:
+ * no load balancing or migration, priorities are "RT before normal, FIFO
+ * within a class", and with SIM_PREEMPT_NONE/VOLUNTARY a task only leaves
+ * the CPU in schedule() or cond_resched(), which is what makes the
+ * starvation of seed 002 observable.
+ */
+#ifndef SHIM_LINUX_SCHED_H
+#define SHIM_LINUX_SCHED_H
+
+#include <sim/sim.h>
+
+#define TASK_RUNNING		0x0000
+#define TASK_INTERRUPTIBLE	0x0001
+#define TASK_UNINTERRUPTIBLE	0x0002
+#define TASK_PARKED		0x0040
+#define TASK_DEAD		0x0080
+#define TASK_COMM_LEN		16
+
+struct task_struct {
+	unsigned int __state;
+	char comm[TASK_COMM_LEN];
+	int cpu;
+	bool rt;			/* SCHED_FIFO: runs before normal tasks */
+	bool on_rq;
+	bool is_kthread;
+	bool should_stop;
+	bool should_park;
+	bool parked;
+	bool exited;
+	int (*threadfn)(void *data);
+	void *data;
+	struct list_head run_list;
+	void *ctx;			/* the coroutine (shims/sim/sched.c) */
+	unsigned long switches;
+};
+
+extern struct task_struct *sim_current(void);
+#define current sim_current()
+
+int wake_up_process(struct task_struct *p);
+void schedule(void);
+int sim_cond_resched(void);
+#define cond_resched()		sim_cond_resched()
+bool need_resched(void);
+
+#define set_current_state(s)	do { smp_mb(); WRITE_ONCE(current->__state, (s)); } while (0)
+#define __set_current_state(s)	WRITE_ONCE(current->__state, (s))
+#define task_is_running(t)	(READ_ONCE((t)->__state) == TASK_RUNNING)
+
+/* Simulator control of tasks. */
+struct task_struct *sim_task_create(int (*fn)(void *), void *data, int cpu,
+				    const char *fmt, ...) __printf(4, 5);
+unsigned long sim_run_cpu(int cpu, unsigned long max_switches);
+unsigned long sim_run_all(unsigned long max_switches);
+void sim_tick(int cpu);
+
+#endif

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Stands for include/linux/skbuff.h.  An sk_buff here carries what the code
+ * under test reads (list links, dev, alloc_cpu, dst, destructor) plus a
+ * sequence number so tests can check that every packet is delivered or
+ * freed exactly once.  Freeing and delivery are counted per CPU.
+ */
+#ifndef SHIM_LINUX_SKBUFF_H
+#define SHIM_LINUX_SKBUFF_H
+
+#include <linux/spinlock.h>
+
+struct net_device;
+
+struct sk_buff {
+	struct sk_buff *next;
+	struct sk_buff *prev;
+	struct net_device *dev;
+	int alloc_cpu;
+	unsigned long _skb_refdst;
+	void (*destructor)(struct sk_buff *skb);
+	unsigned int hash;
+	/* Simulator bookkeeping. */
+	unsigned long seq;
+	int freed_on_cpu;
+	int delivered_on_cpu;
+};
+
+struct sk_buff_head {
+	struct sk_buff *next;
+	struct sk_buff *prev;
+	u32 qlen;
+	spinlock_t lock;
+};
+
+enum skb_drop_reason {
+	SKB_NOT_DROPPED_YET = 0,
+	SKB_CONSUMED,
+	SKB_DROP_REASON_NOT_SPECIFIED,
+	SKB_DROP_REASON_CPU_BACKLOG,
+	SKB_DROP_REASON_DEV_READY,
+};
+
+static inline void __skb_queue_head_init(struct sk_buff_head *list)
+{
+	list->prev = list->next = (struct sk_buff *)list;
+	list->qlen = 0;
+}
+
+/* One lock class for every queue, as skb_queue_head_init()'s single key. */
+static inline void skb_queue_head_init(struct sk_buff_head *list)
+{
+	list->lock = (spinlock_t)__SPIN_LOCK_UNLOCKED(sk_buff_head.lock);
+	__skb_queue_head_init(list);
+}
+
+static inline u32 skb_queue_len(const struct sk_buff_head *list)
+{
+	return list->qlen;
+}
+
+static inline int skb_queue_empty(const struct sk_buff_head *list)
+{
+	return list->next == (const struct sk_buff *)list;
+}
+
+static inline void __skb_insert(struct sk_buff *newsk, struct sk_buff *prev,
+				struct sk_buff *next, struct sk_buff_head *list)
+{
+	newsk->next = next;
+	newsk->prev = prev;
+	next->prev = newsk;
+	prev->next = newsk;
+	list->qlen++;
+}
+
+static inline void __skb_queue_tail(struct sk_buff_head *list,
+				    struct sk_buff *newsk)
+{
+	__skb_insert(newsk, list->prev, (struct sk_buff *)list, list);
+}
+
+static inline void __skb_unlink(struct sk_buff *skb, struct sk_buff_head *list)
+{
+	struct sk_buff *next, *prev;
+
+	list->qlen--;
+	next = skb->next;
+	prev = skb->prev;
+	skb->next = skb->prev = NULL;
+	next->prev = prev;
+	prev->next = next;
+}
+
+static inline struct sk_buff *__skb_dequeue(struct sk_buff_head *list)
+{
+	struct sk_buff *skb = list->next;
+
+	if (skb == (struct sk_buff *)list)
+		return NULL;
+	__skb_unlink(skb, list);
+	return skb;
+}
+
+struct sk_buff *skb_dequeue(struct sk_buff_head *list);
+
+static inline void skb_queue_splice_tail_init(struct sk_buff_head *list,
+					      struct sk_buff_head *head)
+{
+	if (!skb_queue_empty(list)) {
+		struct sk_buff *first = list->next, *last = list->prev;
+		struct sk_buff *prev = head->prev, *next = (struct sk_buff *)head;
+
+		first->prev = prev;
+		prev->next = first;
+		last->next = next;
+		next->prev = last;
+		head->qlen += list->qlen;
+		__skb_queue_head_init(list);
+	}
+}
+
+#define skb_queue_walk_safe(queue, skb, tmp)				\
+	for (skb = (queue)->next, tmp = skb->next;			\
+	     skb != (struct sk_buff *)(queue);				\
+	     skb = tmp, tmp = skb->next)
+
+static inline unsigned long skb_dst(const struct sk_buff *skb)
+{
+	return skb->_skb_refdst;
+}
+
+static inline u32 skb_get_hash(struct sk_buff *skb)
+{
+	return skb->hash;
+}
+
+/* Freeing: all end in sim_skb_free(), which checks for double frees. */
+void sim_skb_free(struct sk_buff *skb, const char *how);
+#define kfree_skb(skb)			sim_skb_free(skb, "kfree_skb")
+#define kfree_skb_reason(skb, r)	sim_skb_free(skb, "kfree_skb_reason")
+#define consume_skb(skb)		sim_skb_free(skb, "consume_skb")
+#define __kfree_skb(skb)		sim_skb_free(skb, "__kfree_skb")
+#define dev_kfree_skb_irq(skb)		sim_skb_free(skb, "dev_kfree_skb_irq")
+#define napi_consume_skb(skb, b)	sim_skb_free(skb, "napi_consume_skb")
+void skb_attempt_defer_free(struct sk_buff *skb);
+
+/* Simulator: packets. */
+struct sk_buff *sim_skb_alloc(struct net_device *dev);
+unsigned long sim_skbs_outstanding(void);
+
+#endif

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Stands for include/linux/smp.h and kernel/smp.c's single-call API.
+ * smp_call_function_single_async() queues the csd on the target CPU and,
+ * when the queue was empty, sends an IPI (send_call_function_single_ipi();
+ * counted).  The IPI is delivered when the test or scheduler says so:
+ * sim_deliver_ipi() (hardirq) or sim_idle_flush() (idle-loop flush).
+ */
+#ifndef SHIM_LINUX_SMP_H
+#define SHIM_LINUX_SMP_H
+
+#include <sim/sim.h>
+
+typedef void (*smp_call_func_t)(void *info);
+
+struct __call_single_data {
+	struct list_head node;
+	bool queued;		/* CSD_FLAG_LOCK */
+	smp_call_func_t func;
+	void *info;
+};
+typedef struct __call_single_data call_single_data_t;
+
+#define INIT_CSD(_csd, _func, _info)					\
+	do {								\
+		INIT_LIST_HEAD(&(_csd)->node);				\
+		(_csd)->queued = false;					\
+		(_csd)->func = (_func);					\
+		(_csd)->info = (_info);					\
+	} while (0)
+
+int smp_call_function_single_async(int cpu, call_single_data_t *csd);
+
+#define smp_processor_id()	sim_cpu_id()
+#define raw_smp_processor_id()	sim_cpu_id()
+#define nr_cpu_ids		((unsigned int)NR_CPUS)
+#define cpu_online(cpu)		(sim_cpus[cpu].online)
+#define for_each_possible_cpu(cpu) for ((cpu) = 0; (cpu) < NR_CPUS; (cpu)++)
+#define for_each_online_cpu(cpu)					\
+	for ((cpu) = 0; (cpu) < NR_CPUS; (cpu)++)			\
+		if (!cpu_online(cpu)) { } else
+
+#endif

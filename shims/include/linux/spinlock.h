@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Stands for include/linux/spinlock.h, with a context checker in the spirit
+ * of lockdep's usage checks: each lock class (the lock's name: the struct
+ * member it is, e.g. "defer_lock") records whether it was taken in hardirq,
+ * in softirq, with IRQs enabled and with BH enabled; taking a lock in
+ * hardirq that is elsewhere taken with IRQs on (or in softirq and elsewhere
+ * with BH on) is reported as lockdep would ({IN-HARDIRQ-W} -> {HARDIRQ-ON-W}).
+ * Locks are owned by a CPU; one CPU runs at a time, so contention shows as a
+ * recursive acquisition, which is reported as a deadlock.
+ *
+ * On PREEMPT_RT spinlock_t is a sleeping lock and spin_lock_irqsave() does
+ * not disable interrupts; that is modelled too.
+ */
+#ifndef SHIM_LINUX_SPINLOCK_H
+#define SHIM_LINUX_SPINLOCK_H
+
+#include <sim/sim.h>
+
+struct sim_lock_class {
+	const char *name;
+	bool used_in_hardirq, used_in_softirq;
+	bool used_irqs_on, used_bh_on;
+	struct sim_lock_class *next;
+};
+
+typedef struct spinlock {
+	int owner;		/* CPU holding it, -1 if free */
+	const char *name;
+	unsigned long acquisitions;
+} spinlock_t;
+
+void sim_spin_lock(spinlock_t *lock, const char *name);
+void sim_spin_unlock(spinlock_t *lock);
+bool sim_lockdep_clean(void);
+const char *sim_lockdep_report(void);
+bool sim_lockdep_class_used(const char *name, const char *usage);
+
+#define spin_lock_init(l)	(*(l) = (spinlock_t){ .owner = -1, .name = #l })
+#define __SPIN_LOCK_UNLOCKED(n)	{ .owner = -1, .name = #n }
+#define DEFINE_SPINLOCK(x)	spinlock_t x = __SPIN_LOCK_UNLOCKED(x)
+#define spin_lock(l)		sim_spin_lock(l, #l)
+#define spin_unlock(l)		sim_spin_unlock(l)
+#define spin_lock_bh(l)		do { local_bh_disable(); spin_lock(l); } while (0)
+#define spin_unlock_bh(l)	do { spin_unlock(l); local_bh_enable(); } while (0)
+
+#ifdef CONFIG_PREEMPT_RT
+#define spin_lock_irq(l)		spin_lock(l)
+#define spin_unlock_irq(l)		spin_unlock(l)
+#define spin_lock_irqsave(l, f)		do { (f) = 0; spin_lock(l); } while (0)
+#define spin_unlock_irqrestore(l, f)	do { (void)(f); spin_unlock(l); } while (0)
+#else
+#define spin_lock_irq(l)	do { local_irq_disable(); spin_lock(l); } while (0)
+#define spin_unlock_irq(l)	do { spin_unlock(l); local_irq_enable(); } while (0)
+#define spin_lock_irqsave(l, f)	do { local_irq_save(f); spin_lock(l); } while (0)
+#define spin_unlock_irqrestore(l, f) \
+	do { spin_unlock(l); local_irq_restore(f); } while (0)
+#endif
+
+#define lockdep_assert_held(l)	WARN_ON_ONCE((l)->owner != sim_cpu_id())
+
+#endif

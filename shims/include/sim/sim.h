@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The simulated machine: NR_CPUS CPUs, one of which executes at a time
+ * (sim_cpu_id()).  Each CPU has the context the kernel keeps in
+ * preempt_count and the irq flags, its pending softirq word, its csd queue
+ * and its current task.  Tests drive it through the sim_*() calls and read
+ * the counters to assert on what the extracted code did.
+ */
+#ifndef SHIM_SIM_SIM_H
+#define SHIM_SIM_SIM_H
+
+#include <linux/types.h>
+#include <linux/compiler.h>
+#include <linux/list.h>
+
+#ifndef NR_CPUS
+#define NR_CPUS 4
+#endif
+
+struct task_struct;
+struct __call_single_data;
+
+enum sim_preempt_model {
+	SIM_PREEMPT_NONE,
+	SIM_PREEMPT_VOLUNTARY,
+	SIM_PREEMPT_FULL,
+	SIM_PREEMPT_RT,
+};
+
+/* What a test can count.  Per CPU; sim_total() sums them. */
+struct sim_counters {
+	unsigned long ipis;		/* IPIs sent to this CPU */
+	unsigned long csd_run;		/* csd callbacks run on this CPU */
+	unsigned long net_rx_raises;	/* NET_RX_SOFTIRQ raised on this CPU */
+	unsigned long raises_in_smp_call; /* any softirq raised from a csd */
+	unsigned long ksoftirqd_wakeups;
+	unsigned long softirq_runs;	/* softirq handler loop entries */
+	unsigned long warns;
+	unsigned long pr_warn_once;
+	unsigned long cond_resched;
+	unsigned long wakeups;		/* wake_up_process() that woke a task */
+	unsigned long rcu_qs;
+	unsigned long skbs_freed;
+	unsigned long skbs_delivered;	/* handed to the stack (__netif_receive_skb) */
+};
+
+struct sim_cpu {
+	int id;
+	bool online;
+	/* Context, as the kernel keeps it in preempt_count and irq flags. */
+	unsigned int hardirq;		/* HARDIRQ_OFFSET nesting */
+	unsigned int serving_softirq;	/* SOFTIRQ_OFFSET: in the softirq loop */
+	unsigned int bh_disable;	/* local_bh_disable() nesting */
+	unsigned int preempt_disable;
+	bool irqs_off;
+	bool in_smp_call;		/* running csd callbacks */
+	unsigned long softirq_pending;	/* irq_stat.__softirq_pending */
+	struct task_struct *curr;
+	struct task_struct *idle;
+	struct list_head csd_queue;	/* call_single_queue (an llist) */
+	struct sim_counters cnt;
+};
+
+extern struct sim_cpu sim_cpus[NR_CPUS];
+extern int sim_cur_cpu;
+extern enum sim_preempt_model sim_preempt;
+extern unsigned long sim_seed;
+
+static inline int sim_cpu_id(void)
+{
+	return sim_cur_cpu;
+}
+
+static inline struct sim_cpu *sim_this(void)
+{
+	return &sim_cpus[sim_cur_cpu];
+}
+
+/* Machine control. */
+void sim_reset(unsigned int nr_online);
+int sim_switch_cpu(int cpu);		/* returns the previous CPU */
+struct sim_counters sim_total(void);
+#define sim_count(cpu, field)	(sim_cpus[cpu].cnt.field)
+
+/* Context transitions a test (or the simulator) drives. */
+void sim_hardirq_enter(void);
+void sim_hardirq_exit(void);		/* irq_exit(): may run softirqs */
+void sim_run_softirqs(void);		/* __do_softirq() on this CPU */
+void sim_deliver_ipi(int cpu);		/* hardirq: run the csd queue */
+void sim_idle_flush(int cpu);		/* idle loop: flush_smp_call_function_queue() */
+
+bool sim_csd_pending(int cpu);
+void sim_preempt_point(void);
+void invoke_softirq_wakeup(void);
+void sim_cpu_down(int cpu, int control_cpu);
+void sim_cpu_up(int cpu);
+
+/* WARN / printk capture. */
+struct sim_warn {
+	const char *file;
+	int line;
+	char msg[160];
+};
+#define SIM_MAX_WARNS 16
+extern struct sim_warn sim_warns[SIM_MAX_WARNS];
+extern unsigned int sim_nr_warns;
+extern char sim_last_pr_warn[256];
+
+void sim_record_warn(const char *file, int line, const char *cond);
+void sim_record_pr_warn(const char *fmt, ...) __printf(1, 2);
+
+/* Once-flags of WARN_ON_ONCE / pr_warn_once sites, cleared by sim_reset(). */
+struct sim_once {
+	bool done;
+	struct sim_once *next;
+};
+bool sim_once_first(struct sim_once *once);
+
+/* Per-CPU areas (see linux/percpu.h). */
+extern uintptr_t sim_percpu_offset[NR_CPUS];
+
+/* Extracted globals: saved at first reset, restored at every reset. */
+void extracted_save_globals(void);
+void extracted_restore_globals(void);
+
+#endif

@@ -1,0 +1,635 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tasks, the scheduler, kthreads, smpboot, workqueues and CPU hotplug of the
+ * simulated machine.  Each task is a coroutine (ucontext) bound to a CPU;
+ * sim_run_cpu() is that CPU's scheduler.  Only one coroutine runs at a time,
+ * and every choice is deterministic (FIFO within a class), so a run is
+ * reproducible.
+ */
+#include <kernel_prelude.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ucontext.h>
+#include "sim_internal.h"
+
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/common_interface_defs.h>
+#define fiber_start(save, bottom, size) \
+	__sanitizer_start_switch_fiber(save, bottom, size)
+#define fiber_finish(save, bottom, size) \
+	__sanitizer_finish_switch_fiber(save, bottom, size)
+#else
+#define fiber_start(save, bottom, size)	((void)(save), (void)(bottom), (void)(size))
+#define fiber_finish(save, bottom, size) ((void)(save), (void)(bottom), (void)(size))
+#endif
+
+#define STACK_SIZE	(128 * 1024)
+#define MAX_TASKS	64
+
+struct sim_coroutine {
+	ucontext_t uc;
+	void *stack;
+};
+
+static struct task_struct *tasks[MAX_TASKS];
+static unsigned int nr_tasks;
+static struct task_struct idle_tasks[NR_CPUS];
+static struct list_head runqueue[NR_CPUS];
+static ucontext_t sched_ctx[NR_CPUS];
+static const void *sched_stack_bottom;
+static size_t sched_stack_size;
+
+/* Workqueues: one kworker per CPU, FIFO. */
+static struct list_head work_list[NR_CPUS];
+static struct task_struct *kworker[NR_CPUS];
+static unsigned long work_runs[NR_CPUS];
+
+/* smpboot */
+static struct smp_hotplug_thread *hotplug_threads[8];
+static unsigned int nr_hotplug_threads;
+static unsigned int setup_runs[NR_CPUS];
+static int (*cpu_dead_cb)(unsigned int cpu);
+
+struct task_struct *sim_current(void)
+{
+	return sim_this()->curr;
+}
+
+static void enqueue(struct task_struct *p)
+{
+	if (p->on_rq)
+		return;
+	p->on_rq = true;
+	list_add_tail(&p->run_list, &runqueue[p->cpu]);
+}
+
+static void dequeue(struct task_struct *p)
+{
+	if (!p->on_rq)
+		return;
+	p->on_rq = false;
+	list_del_init(&p->run_list);
+}
+
+/* try_to_wake_up() for any state but TASK_RUNNING. */
+int wake_up_process(struct task_struct *p)
+{
+	if (!p || p->exited)
+		return 0;
+	if (READ_ONCE(p->__state) == TASK_RUNNING)
+		return 0;
+	WRITE_ONCE(p->__state, TASK_RUNNING);
+	enqueue(p);
+	sim_cpus[p->cpu].cnt.wakeups++;
+	return 1;
+}
+
+static void task_entry(unsigned int hi, unsigned int lo)
+{
+	struct task_struct *p = (struct task_struct *)
+		(((uintptr_t)hi << 32) | (uintptr_t)lo);
+
+	fiber_finish(NULL, &sched_stack_bottom, &sched_stack_size);
+	p->threadfn(p->data);
+	p->exited = true;
+	WRITE_ONCE(p->__state, TASK_DEAD);
+	dequeue(p);
+	fiber_start(NULL, sched_stack_bottom, sched_stack_size);
+	setcontext(&sched_ctx[p->cpu]);
+}
+
+struct task_struct *sim_task_create(int (*fn)(void *), void *data, int cpu,
+				    const char *fmt, ...)
+{
+	struct task_struct *p = calloc(1, sizeof(*p));
+	struct sim_coroutine *co = calloc(1, sizeof(*co));
+	uintptr_t addr = (uintptr_t)p;
+	va_list ap;
+
+	if (!p || !co || nr_tasks >= MAX_TASKS)
+		sim_bug(__FILE__, __LINE__, "out of simulated tasks");
+	co->stack = malloc(STACK_SIZE);
+	if (!co->stack)
+		sim_bug(__FILE__, __LINE__, "out of memory");
+	getcontext(&co->uc);
+	co->uc.uc_stack.ss_sp = co->stack;
+	co->uc.uc_stack.ss_size = STACK_SIZE;
+	co->uc.uc_link = NULL;
+	makecontext(&co->uc, (void (*)(void))task_entry, 2,
+		    (unsigned int)(addr >> 32), (unsigned int)addr);
+	va_start(ap, fmt);
+	vsnprintf(p->comm, sizeof(p->comm), fmt, ap);
+	va_end(ap);
+	p->cpu = cpu;
+	p->threadfn = fn;
+	p->data = data;
+	p->is_kthread = true;
+	p->ctx = co;
+	/* kthread_create(): the new thread sleeps until woken. */
+	p->__state = TASK_UNINTERRUPTIBLE;
+	INIT_LIST_HEAD(&p->run_list);
+	tasks[nr_tasks++] = p;
+	return p;
+}
+
+static struct task_struct *pick_next(int cpu)
+{
+	struct task_struct *p;
+
+	list_for_each_entry(p, &runqueue[cpu], run_list)
+		if (p->rt)
+			return p;
+	return list_first_entry_or_null(&runqueue[cpu], struct task_struct,
+					run_list);
+}
+
+/* Run task p on its CPU until it gives the CPU back. */
+static void run_task(struct task_struct *p)
+{
+	struct sim_coroutine *co = p->ctx;
+	struct sim_cpu *c = &sim_cpus[p->cpu];
+	void *fake = NULL;
+
+	c->curr = p;
+	p->switches++;
+	fiber_start(&fake, co->stack, STACK_SIZE);
+	swapcontext(&sched_ctx[p->cpu], &co->uc);
+	fiber_finish(fake, NULL, NULL);
+	c = &sim_cpus[p->cpu];
+	c->curr = c->idle;
+	/* A task still runnable goes to the back of the queue. */
+	if (p->on_rq) {
+		list_del(&p->run_list);
+		list_add_tail(&p->run_list, &runqueue[p->cpu]);
+	}
+}
+
+/*
+ * The scheduler of one CPU: deliver queued csds (an idle CPU takes them in
+ * its idle-loop flush, a busy one by IPI), then run tasks until none is
+ * runnable or max_switches context switches were made.
+ */
+unsigned long sim_run_cpu(int cpu, unsigned long max_switches)
+{
+	int prev = sim_switch_cpu(cpu);
+	unsigned long n = 0;
+
+	while (n < max_switches && sim_cpus[cpu].online) {
+		struct task_struct *p;
+
+		if (sim_csd_pending(cpu)) {
+			if (list_empty(&runqueue[cpu]))
+				sim_idle_flush(cpu);
+			else
+				sim_deliver_ipi(cpu);
+		}
+		p = pick_next(cpu);
+		if (!p)
+			break;
+		run_task(p);
+		n++;
+	}
+	sim_switch_cpu(prev);
+	return n;
+}
+
+/* Run every CPU in turn until the whole machine is quiescent. */
+unsigned long sim_run_all(unsigned long max_switches)
+{
+	unsigned long total = 0, n;
+	int cpu;
+
+	do {
+		n = 0;
+		for (cpu = 0; cpu < NR_CPUS; cpu++)
+			n += sim_run_cpu(cpu, max_switches - total);
+		total += n;
+	} while (n && total < max_switches);
+	return total;
+}
+
+static void switch_to_scheduler(void)
+{
+	struct task_struct *p = current;
+	struct sim_coroutine *co = p->ctx;
+	void *fake = NULL;
+
+	fiber_start(&fake, sched_stack_bottom, sched_stack_size);
+	swapcontext(&co->uc, &sched_ctx[p->cpu]);
+	fiber_finish(fake, &sched_stack_bottom, &sched_stack_size);
+}
+
+/* __schedule(): a task that is not TASK_RUNNING leaves the runqueue. */
+void schedule(void)
+{
+	struct task_struct *p = current;
+
+	if (!p->ctx)
+		sim_bug(__FILE__, __LINE__,
+			"schedule() from the test's own context");
+	if (READ_ONCE(p->__state) != TASK_RUNNING)
+		dequeue(p);
+	switch_to_scheduler();
+}
+
+/* Another task is waiting for this CPU. */
+bool need_resched(void)
+{
+	struct task_struct *p = current;
+	struct task_struct *q;
+
+	list_for_each_entry(q, &runqueue[sim_cpu_id()], run_list)
+		if (q != p)
+			return true;
+	return false;
+}
+
+/*
+ * cond_resched(): counted on every call.  Under NONE and VOLUNTARY it is
+ * the only place a running kthread gives the CPU to another task; under
+ * FULL and RT the kernel's cond_resched() is empty, preemption happens at
+ * preemption points instead (sim_preempt_point()).
+ */
+int sim_cond_resched(void)
+{
+	sim_this()->cnt.cond_resched++;
+	if (sim_preempt >= SIM_PREEMPT_FULL)
+		return 0;
+	if (!current->ctx || !need_resched() || sim_this()->preempt_disable)
+		return 0;
+	schedule();
+	return 1;
+}
+
+/*
+ * Preemption points under FULL/RT: local_bh_enable() and spin_unlock() in
+ * task context with nothing held.  Simplified: the kernel also preempts on
+ * the tick and on return from interrupt.
+ */
+void sim_preempt_point(void)
+{
+	struct sim_cpu *c = sim_this();
+
+	if (sim_preempt < SIM_PREEMPT_FULL || !current->ctx)
+		return;
+	if (c->bh_disable || c->preempt_disable || c->irqs_off || c->hardirq)
+		return;
+	if (need_resched())
+		schedule();
+}
+
+void sim_tick(int cpu)
+{
+	(void)cpu;
+	jiffies++;
+}
+
+bool kthread_should_stop(void)
+{
+	return current->should_stop;
+}
+
+bool kthread_should_park(void)
+{
+	return current->should_park;
+}
+
+void kthread_parkme(void)
+{
+	for (;;) {
+		set_current_state(TASK_PARKED);
+		if (!current->should_park)
+			break;
+		current->parked = true;
+		schedule();
+	}
+	current->parked = false;
+	__set_current_state(TASK_RUNNING);
+}
+
+int kthread_stop(struct task_struct *k)
+{
+	k->should_stop = true;
+	wake_up_process(k);
+	sim_run_cpu(k->cpu, 1000);
+	return 0;
+}
+
+struct task_struct *kthread_create_on_cpu(int (*fn)(void *), void *data,
+					  unsigned int cpu, const char *name)
+{
+	return sim_task_create(fn, data, (int)cpu, name, cpu);
+}
+
+/* Workqueues */
+static int kworker_fn(void *data)
+{
+	int cpu = (int)(uintptr_t)data;
+
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (list_empty(&work_list[cpu])) {
+			schedule();
+			continue;
+		}
+		__set_current_state(TASK_RUNNING);
+		while (!list_empty(&work_list[cpu])) {
+			struct work_struct *w = list_first_entry(&work_list[cpu],
+								 struct work_struct,
+								 entry);
+
+			list_del_init(&w->entry);
+			w->pending = false;
+			work_runs[cpu]++;
+			w->func(w);
+			cond_resched();
+		}
+	}
+	return 0;
+}
+
+bool schedule_work_on(int cpu, struct work_struct *work)
+{
+	if (work->pending)
+		return false;
+	work->pending = true;
+	work->cpu = cpu;
+	list_add_tail(&work->entry, &work_list[cpu]);
+	wake_up_process(kworker[cpu]);
+	return true;
+}
+
+bool schedule_work(struct work_struct *work)
+{
+	return schedule_work_on(sim_cpu_id(), work);
+}
+
+bool work_pending(struct work_struct *work)
+{
+	return work->pending;
+}
+
+bool cancel_work_sync(struct work_struct *work)
+{
+	bool was = work->pending;
+
+	if (was) {
+		list_del_init(&work->entry);
+		work->pending = false;
+	}
+	return was;
+}
+
+bool flush_work(struct work_struct *work)
+{
+	bool was = work->pending;
+
+	if (was)
+		sim_run_cpu(work->cpu, 1000);
+	return was;
+}
+
+unsigned long sim_work_runs(int cpu)
+{
+	return work_runs[cpu];
+}
+
+/* smpboot_thread_fn() (kernel/smpboot.c). */
+struct smpboot_thread_data {
+	unsigned int cpu;
+	unsigned int status;	/* HP_THREAD_NONE, _ACTIVE, _PARKED */
+	struct smp_hotplug_thread *ht;
+};
+
+enum { HP_THREAD_NONE, HP_THREAD_ACTIVE, HP_THREAD_PARKED };
+
+static int smpboot_thread_fn(void *data)
+{
+	struct smpboot_thread_data *td = data;
+	struct smp_hotplug_thread *ht = td->ht;
+
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop()) {
+			__set_current_state(TASK_RUNNING);
+			if (ht->cleanup && td->status != HP_THREAD_NONE)
+				ht->cleanup(td->cpu, cpu_online(td->cpu));
+			free(td);
+			return 0;
+		}
+		if (kthread_should_park()) {
+			__set_current_state(TASK_RUNNING);
+			if (ht->park && td->status == HP_THREAD_ACTIVE) {
+				ht->park(td->cpu);
+				td->status = HP_THREAD_PARKED;
+			}
+			kthread_parkme();
+			continue;
+		}
+		BUG_ON(td->cpu != (unsigned int)smp_processor_id());
+		switch (td->status) {
+		case HP_THREAD_NONE:
+			__set_current_state(TASK_RUNNING);
+			setup_runs[td->cpu]++;
+			if (ht->setup)
+				ht->setup(td->cpu);
+			td->status = HP_THREAD_ACTIVE;
+			continue;
+		case HP_THREAD_PARKED:
+			__set_current_state(TASK_RUNNING);
+			if (ht->unpark)
+				ht->unpark(td->cpu);
+			td->status = HP_THREAD_ACTIVE;
+			continue;
+		}
+		if (!ht->thread_should_run(td->cpu)) {
+			schedule();
+		} else {
+			__set_current_state(TASK_RUNNING);
+			ht->thread_fn(td->cpu);
+		}
+	}
+}
+
+static struct task_struct *smpboot_create(struct smp_hotplug_thread *ht,
+					  unsigned int cpu)
+{
+	struct smpboot_thread_data *td = calloc(1, sizeof(*td));
+	struct task_struct *tsk;
+
+	if (!td)
+		sim_bug(__FILE__, __LINE__, "out of memory");
+	td->cpu = cpu;
+	td->ht = ht;
+	tsk = sim_task_create(smpboot_thread_fn, td, (int)cpu,
+			      ht->thread_comm, cpu);
+	*per_cpu_ptr(ht->store, cpu) = tsk;
+	if (ht->create)
+		ht->create(cpu);
+	return tsk;
+}
+
+/*
+ * smpboot_register_percpu_thread(): a thread per online CPU, started (it
+ * runs setup() the first time its CPU schedules it).
+ */
+int smpboot_register_percpu_thread(struct smp_hotplug_thread *ht)
+{
+	unsigned int cpu;
+
+	if (nr_hotplug_threads >= ARRAY_SIZE(hotplug_threads))
+		return -ENOMEM;
+	hotplug_threads[nr_hotplug_threads++] = ht;
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		if (!cpu_online(cpu))
+			continue;
+		wake_up_process(smpboot_create(ht, cpu));
+	}
+	return 0;
+}
+
+void smpboot_unregister_percpu_thread(struct smp_hotplug_thread *ht)
+{
+	unsigned int cpu, i;
+
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct task_struct *tsk = *per_cpu_ptr(ht->store, cpu);
+
+		if (tsk)
+			kthread_stop(tsk);
+	}
+	for (i = 0; i < nr_hotplug_threads; i++)
+		if (hotplug_threads[i] == ht)
+			hotplug_threads[i] = hotplug_threads[--nr_hotplug_threads];
+}
+
+unsigned int sim_smpboot_setup_runs(int cpu)
+{
+	return setup_runs[cpu];
+}
+
+int cpuhp_setup_state_nocalls(enum cpuhp_state state, const char *name,
+			      int (*startup)(unsigned int cpu),
+			      int (*teardown)(unsigned int cpu))
+{
+	(void)name;
+	(void)startup;
+	if (state == CPUHP_NET_DEV_DEAD)
+		cpu_dead_cb = teardown;
+	return 0;
+}
+
+/*
+ * CPU offline (cpu_down()): park the smpboot threads of cpu, take it
+ * offline, then run the dead callbacks (dev_cpu_dead()) on control_cpu, as
+ * the CPUHP_*_DEAD states run on the CPU driving the hotplug.
+ */
+void sim_cpu_down(int cpu, int control_cpu)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_hotplug_threads; i++) {
+		struct task_struct *tsk = *per_cpu_ptr(hotplug_threads[i]->store, cpu);
+
+		if (tsk) {
+			tsk->should_park = true;
+			wake_up_process(tsk);
+		}
+	}
+	sim_run_cpu(cpu, 1000);
+	sim_cpus[cpu].online = false;
+	if (cpu_dead_cb) {
+		int prev = sim_switch_cpu(control_cpu);
+
+		cpu_dead_cb((unsigned int)cpu);
+		sim_switch_cpu(prev);
+	}
+}
+
+void sim_cpu_up(int cpu)
+{
+	unsigned int i;
+
+	sim_cpus[cpu].online = true;
+	for (i = 0; i < nr_hotplug_threads; i++) {
+		struct task_struct *tsk = *per_cpu_ptr(hotplug_threads[i]->store, cpu);
+
+		if (tsk) {
+			tsk->should_park = false;
+			wake_up_process(tsk);
+		}
+	}
+	sim_run_cpu(cpu, 1000);
+}
+
+static int ksoftirqd_fn(void *data)
+{
+	(void)data;
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!local_softirq_pending()) {
+			schedule();
+			continue;
+		}
+		__set_current_state(TASK_RUNNING);
+		sim_run_ksoftirqd();
+		cond_resched();
+	}
+	return 0;
+}
+
+void sim_sched_reset(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_tasks; i++) {
+		struct sim_coroutine *co = tasks[i]->ctx;
+
+		if (tasks[i]->threadfn == smpboot_thread_fn && !tasks[i]->exited)
+			free(tasks[i]->data);
+		free(co->stack);
+		free(co);
+		free(tasks[i]);
+	}
+	nr_tasks = 0;
+	nr_hotplug_threads = 0;
+	cpu_dead_cb = NULL;
+	memset(setup_runs, 0, sizeof(setup_runs));
+	memset(work_runs, 0, sizeof(work_runs));
+}
+
+/* Boot: idle tasks, ksoftirqd and a kworker on every CPU. */
+void sim_sched_boot(void)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct task_struct *idle = &idle_tasks[cpu];
+
+		memset(idle, 0, sizeof(*idle));
+		snprintf(idle->comm, sizeof(idle->comm), "swapper/%d", cpu);
+		idle->cpu = cpu;
+		INIT_LIST_HEAD(&idle->run_list);
+		sim_cpus[cpu].idle = idle;
+		sim_cpus[cpu].curr = idle;
+		INIT_LIST_HEAD(&runqueue[cpu]);
+		INIT_LIST_HEAD(&work_list[cpu]);
+		per_cpu(ksoftirqd, cpu) = sim_task_create(ksoftirqd_fn, NULL,
+							  cpu, "ksoftirqd/%d",
+							  cpu);
+		kworker[cpu] = sim_task_create(kworker_fn,
+					       (void *)(uintptr_t)cpu, cpu,
+					       "kworker/%d:0", cpu);
+		wake_up_process(per_cpu(ksoftirqd, cpu));
+		wake_up_process(kworker[cpu]);
+		sim_cpus[cpu].cnt.wakeups = 0;
+	}
+	/* Let them reach their first sleep. */
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		if (sim_cpus[cpu].online)
+			sim_run_cpu(cpu, 16);
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		memset(&sim_cpus[cpu].cnt, 0, sizeof(sim_cpus[cpu].cnt));
+}

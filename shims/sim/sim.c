@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The simulated machine: CPUs and their context, per-CPU areas, WARN and
+ * printk capture, once-flags, packets.
+ */
+#include <kernel_prelude.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sim_internal.h"
+
+struct sim_cpu sim_cpus[NR_CPUS];
+int sim_cur_cpu;
+enum sim_preempt_model sim_preempt = SIM_PREEMPT_NONE;
+unsigned long sim_seed;
+uintptr_t sim_percpu_offset[NR_CPUS];
+unsigned long volatile jiffies;
+
+struct sim_warn sim_warns[SIM_MAX_WARNS];
+unsigned int sim_nr_warns;
+char sim_last_pr_warn[256];
+
+struct softirq_action softirq_vec[NR_SOFTIRQS];
+struct list_head ptype_all;
+struct list_head ptype_base[PTYPE_HASH_SIZE];
+struct pernet_operations netdev_net_ops, loopback_net_ops, default_device_ops;
+
+/* The per-CPU section of the test executable: the template of every
+ * DEFINE_PER_CPU() variable (the kernel's .data..percpu). */
+extern char __start_sim_percpu[] __attribute__((weak));
+extern char __stop_sim_percpu[] __attribute__((weak));
+static char *percpu_area;
+static size_t percpu_size;
+
+static struct sim_once *once_list;
+static bool globals_saved;
+
+/* setup_per_cpu_areas(): each CPU gets a copy of the template. */
+static void __attribute__((no_sanitize_address)) percpu_copy(char *dst,
+							      const char *src,
+							      size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		dst[i] = src[i];
+}
+
+static void setup_per_cpu_areas(void)
+{
+	size_t size = (size_t)(__stop_sim_percpu - __start_sim_percpu);
+	int cpu;
+
+	if (!percpu_area) {
+		percpu_size = (size + 63) & ~(size_t)63;
+		percpu_area = aligned_alloc(64, percpu_size * NR_CPUS + 64);
+		if (!percpu_area)
+			abort();
+	}
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		char *copy = percpu_area + cpu * percpu_size;
+
+		percpu_copy(copy, __start_sim_percpu, size);
+		sim_percpu_offset[cpu] = (uintptr_t)copy -
+					 (uintptr_t)__start_sim_percpu;
+	}
+}
+
+void sim_reset(unsigned int nr_online)
+{
+	struct sim_once *o;
+	int cpu;
+
+	sim_sched_reset();
+	if (!globals_saved) {
+		extracted_save_globals();
+		globals_saved = true;
+	}
+	extracted_restore_globals();
+	for (o = once_list; o; o = o->next)
+		o->done = false;
+	memset(sim_cpus, 0, sizeof(sim_cpus));
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		sim_cpus[cpu].id = cpu;
+		sim_cpus[cpu].online = (unsigned int)cpu < nr_online;
+		INIT_LIST_HEAD(&sim_cpus[cpu].csd_queue);
+	}
+	sim_cur_cpu = 0;
+	jiffies = 0;
+	sim_nr_warns = 0;
+	sim_last_pr_warn[0] = '\0';
+	memset(softirq_vec, 0, sizeof(softirq_vec));
+	sim_skb_reset();
+	sim_lockdep_reset();
+	setup_per_cpu_areas();
+	sim_sched_boot();
+}
+
+int sim_switch_cpu(int cpu)
+{
+	int prev = sim_cur_cpu;
+
+	if (cpu < 0 || cpu >= NR_CPUS)
+		sim_bug(__FILE__, __LINE__, "sim_switch_cpu: no such CPU");
+	sim_cur_cpu = cpu;
+	return prev;
+}
+
+struct sim_counters sim_total(void)
+{
+	struct sim_counters t = { 0 };
+	unsigned long *dst = (unsigned long *)&t;
+	size_t i, n = sizeof(t) / sizeof(unsigned long);
+	int cpu;
+
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		const unsigned long *src = (const unsigned long *)&sim_cpus[cpu].cnt;
+
+		for (i = 0; i < n; i++)
+			dst[i] += src[i];
+	}
+	return t;
+}
+
+bool sim_once_first(struct sim_once *once)
+{
+	if (once->done)
+		return false;
+	if (!once->next && once_list != once) {
+		once->next = once_list;
+		once_list = once;
+	}
+	once->done = true;
+	return true;
+}
+
+void sim_record_warn(const char *file, int line, const char *cond)
+{
+	struct sim_warn *w;
+
+	sim_this()->cnt.warns++;
+	if (sim_nr_warns >= SIM_MAX_WARNS)
+		return;
+	w = &sim_warns[sim_nr_warns++];
+	w->file = file;
+	w->line = line;
+	snprintf(w->msg, sizeof(w->msg), "WARNING: CPU: %d at %s:%d: %s",
+		 sim_cpu_id(), file, line, cond);
+}
+
+void sim_record_pr_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	sim_this()->cnt.pr_warn_once++;
+	va_start(ap, fmt);
+	vsnprintf(sim_last_pr_warn, sizeof(sim_last_pr_warn), fmt, ap);
+	va_end(ap);
+}
+
+void sim_bug(const char *file, int line, const char *cond)
+{
+	fprintf(stderr, "kernel BUG at %s:%d: %s (CPU %d, seed %lu)\n",
+		file, line, cond, sim_cpu_id(), sim_seed);
+	abort();
+}
+
+/* net/core/dev.c's TX softirq: not simulated. */
+void net_tx_action(struct softirq_action *h)
+{
+	(void)h;
+}

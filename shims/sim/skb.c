@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Packets: allocation, the stack's receive entry point and freeing, with
+ * exactly-once accounting (a packet delivered or freed twice is a BUG).
+ */
+#include <kernel_prelude.h>
+#include <stdlib.h>
+#include "sim_internal.h"
+
+#define MAX_SKBS 4096
+
+static struct sk_buff *skbs[MAX_SKBS];
+static unsigned long nr_skbs, outstanding;
+
+struct sk_buff *sim_skb_alloc(struct net_device *dev)
+{
+	struct sk_buff *skb = calloc(1, sizeof(*skb));
+
+	if (!skb || nr_skbs >= MAX_SKBS)
+		sim_bug(__FILE__, __LINE__, "out of simulated packets");
+	skb->dev = dev;
+	skb->alloc_cpu = sim_cpu_id();
+	skb->seq = nr_skbs;
+	skb->freed_on_cpu = -1;
+	skb->delivered_on_cpu = -1;
+	skbs[nr_skbs++] = skb;
+	outstanding++;
+	return skb;
+}
+
+/* The end of every free path (kfree_skb(), napi_consume_skb(), ...). */
+void sim_skb_free(struct sk_buff *skb, const char *how)
+{
+	(void)how;
+	if (!skb)
+		return;
+	if (skb->freed_on_cpu >= 0)
+		sim_bug(__FILE__, __LINE__, "double free of a packet");
+	skb->freed_on_cpu = sim_cpu_id();
+	sim_this()->cnt.skbs_freed++;
+	if (skb->delivered_on_cpu < 0)
+		outstanding--;
+}
+
+/* The stack above the backlog: the packet is consumed here. */
+int __netif_receive_skb(struct sk_buff *skb)
+{
+	if (skb->delivered_on_cpu >= 0 || skb->freed_on_cpu >= 0)
+		sim_bug(__FILE__, __LINE__, "packet delivered twice");
+	skb->delivered_on_cpu = sim_cpu_id();
+	sim_this()->cnt.skbs_delivered++;
+	outstanding--;
+	return 0;
+}
+
+struct sk_buff *skb_dequeue(struct sk_buff_head *list)
+{
+	unsigned long flags;
+	struct sk_buff *skb;
+
+	spin_lock_irqsave(&list->lock, flags);
+	skb = __skb_dequeue(list);
+	spin_unlock_irqrestore(&list->lock, flags);
+	return skb;
+}
+
+unsigned long sim_skbs_outstanding(void)
+{
+	return outstanding;
+}
+
+void sim_skb_reset(void)
+{
+	unsigned long i;
+
+	for (i = 0; i < nr_skbs; i++)
+		free(skbs[i]);
+	nr_skbs = 0;
+	outstanding = 0;
+}

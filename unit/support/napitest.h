@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What every suite includes: cmocka, the shims, the extracted code of the
+ * tree under test, and the boot and assertion helpers.  A suite is one
+ * translation unit, so the extracted static functions are reachable (the
+ * pattern of the kernel's tools/testing/vma).
+ */
+#ifndef NAPITEST_H
+#define NAPITEST_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include <kernel_prelude.h>
+#include "extracted/present.h"
+#include "extracted/all.c"
+
+/*
+ * netif_rx() -> netif_rx_internal() without RPS steering (net/core/dev.c):
+ * used by dev_cpu_dead() to requeue a dead CPU's packets on this CPU.
+ */
+int netif_rx(struct sk_buff *skb)
+{
+	unsigned int qtail;
+	int ret;
+
+	local_bh_disable();
+	ret = enqueue_to_backlog(skb, smp_processor_id(), &qtail);
+	local_bh_enable();
+	return ret;
+}
+
+/* The configuration under test (CMake passes these; see unit/README.md). */
+#ifndef NAPITEST_BACKLOG_THREADS
+#define NAPITEST_BACKLOG_THREADS 0
+#endif
+
+/*
+ * A tree without a definition the test needs fails the test, naming what
+ * is missing: on base, tests of what the series adds fail rather than skip.
+ */
+#define require_definition(name)					\
+	do {								\
+		if (!EXTRACTED_HAVE_##name)				\
+			fail_msg("%s() is not in this tree (%s)",	\
+				 #name, EXTRACTED_TREE);		\
+	} while (0)
+
+/* Boot the simulated machine: the kernel command line, then net_dev_init(). */
+static inline void napitest_boot(unsigned int nr_cpus)
+{
+	sim_reset(nr_cpus);
+#if EXTRACTED_HAVE_setup_backlog_napi_threads && !defined(CONFIG_PREEMPT_RT)
+	if (NAPITEST_BACKLOG_THREADS)
+		setup_backlog_napi_threads(NULL);	/* thread_backlog_napi */
+#endif
+	assert_int_equal(net_dev_init(), 0);
+	/* Let the per-CPU threads run their setup(). */
+	sim_run_all(1000);
+}
+
+/* Print the seed and every WARN on failure. */
+static inline void napitest_report(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < sim_nr_warns; i++)
+		print_message("  %s\n", sim_warns[i].msg);
+	if (sim_last_pr_warn[0])
+		print_message("  last pr_warn: %s", sim_last_pr_warn);
+}
+
+#define assert_no_warn()						\
+	do {								\
+		if (sim_total().warns) {				\
+			napitest_report();				\
+			fail_msg("%lu WARN(s)", sim_total().warns);	\
+		}							\
+	} while (0)
+
+#endif
