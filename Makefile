@@ -1,19 +1,26 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Thin wrapper: the work is done by kernel-src/ (trees, extraction), CMake
-# (build) and CTest (run).
+# (build), CTest (run), lcov (coverage) and kunit.py (KUnit).
 #
 #   make check                    the default tree (patched)
 #   make check KSRC=/path/linux   that tree, as it is (never written to)
 #   make check TREE=base          another prepared variant (see kernel-src/)
 #   make check SANITIZE=1         with ASan + UBSan
 #   make check LABEL=rt-rps       only the tests with that CTest label
+#   make coverage                 gcov/lcov report on the tree's own lines
+#   make results                  KTAP and JUnit XML of the userspace suites
+#   make kunit                    the KUnit suites under User-Mode Linux
 
 TREE ?= patched
 BUILD ?= build
 SANITIZE ?= 0
+COVERAGE ?= 0
 JOBS ?= 2
 CTEST_ARGS ?=
+# The variant a suite may key its expectation on (see CMakeLists.txt); with
+# KSRC it is unknown unless given, e.g. VARIANT=seed-yield.
+VARIANT ?= $(if $(KSRC),,$(TREE))
 
 ifdef KSRC
   # One build directory per tree path.
@@ -24,10 +31,14 @@ endif
 ifeq ($(SANITIZE),1)
   TREE_ID := $(TREE_ID)-asan
 endif
+ifeq ($(COVERAGE),1)
+  TREE_ID := $(TREE_ID)-cov
+endif
 BUILD_DIR := $(BUILD)/$(TREE_ID)
 LABEL_ARG := $(if $(LABEL),-L '$(LABEL)')
+ONOFF = $(if $(filter 1,$(1)),ON,OFF)
 
-.PHONY: check build configure tree clean help
+.PHONY: check build configure tree clean help coverage results kunit
 
 check: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j$(JOBS) $(LABEL_ARG) $(CTEST_ARGS)
@@ -36,14 +47,32 @@ build: configure
 	@cmake --build $(BUILD_DIR) -j$(JOBS) -- --quiet
 
 # Resolve (and, for a variant, prepare) the tree, then configure only if the
-# build directory does not exist yet or points at another tree.
+# build directory does not exist yet or was configured differently.
 configure:
 	@set -e; \
 	tree=$$(kernel-src/resolve-tree '$(KSRC)' '$(TREE)'); \
-	if ! grep -qx "KSRC:PATH=$$tree" $(BUILD_DIR)/CMakeCache.txt 2>/dev/null; then \
+	c=$(BUILD_DIR)/CMakeCache.txt; \
+	if ! grep -qx "KSRC:PATH=$$tree" $$c 2>/dev/null || \
+	   ! grep -qx "NAPITEST_VARIANT:STRING=$(VARIANT)" $$c; then \
 		cmake -S . -B $(BUILD_DIR) -G Ninja -DKSRC="$$tree" \
-			-DNAPITEST_SANITIZE=$(if $(filter 1,$(SANITIZE)),ON,OFF) >/dev/null; \
+			-DNAPITEST_VARIANT='$(VARIANT)' \
+			-DNAPITEST_SANITIZE=$(call ONOFF,$(SANITIZE)) \
+			-DNAPITEST_COVERAGE=$(call ONOFF,$(COVERAGE)) >/dev/null; \
 	fi
+
+# Coverage: a gcov build of the whole matrix, its counters reset, the
+# userspace suites run, then lcov/genhtml and the summary (coverage/).
+coverage:
+	@$(MAKE) --no-print-directory build COVERAGE=1
+	@coverage/run '$(BUILD)/$(patsubst %-cov,%,$(TREE_ID))-cov' \
+		"$$(kernel-src/resolve-tree '$(KSRC)' '$(TREE)')" \
+		'$(if $(KSRC),,$(if $(filter patched,$(TREE)),$$(kernel-src/prepare-tree base)))'
+
+results: build
+	@tools/results $(BUILD_DIR)
+
+kunit:
+	@kunit/run $(if $(KSRC),KSRC='$(KSRC)')
 
 tree:
 	@kernel-src/resolve-tree '$(KSRC)' '$(TREE)'
@@ -52,4 +81,4 @@ clean:
 	rm -rf $(BUILD)
 
 help:
-	@sed -n '3,12p' Makefile
+	@sed -n '3,15p' Makefile
