@@ -73,11 +73,217 @@ static void v20_budget_exhausted_backlog_repolls(void **state)
 	assert_true(repoll);
 }
 
+/* Whether this configuration runs the backlog NAPI in threads. */
+static bool expect_threads(void)
+{
+#ifdef CONFIG_PREEMPT_RT
+	return true;
+#else
+	return NAPITEST_BACKLOG_THREADS;
+#endif
+}
+
+/* The backlog_napi/N thread of cpu, or NULL (and none before patch 14). */
+static struct task_struct *backlog_thread(int cpu)
+{
+#if EXTRACTED_HAVE_backlog_napi
+	return per_cpu(backlog_napi, cpu);
+#else
+	(void)cpu;
+	return NULL;
+#endif
+}
+
+static void require_backlog_threads(void)
+{
+	if (expect_threads())
+		require_definition(backlog_napi);
+}
+
+/*
+ * Enqueue n packets for cpu from the current CPU, as netif_rx() does once
+ * get_rps_cpu() chose cpu.  Without RPS there is no remote enqueue: the
+ * packets are enqueued on cpu itself.
+ */
+static void enqueue_for(int cpu, int n)
+{
+	unsigned int qtail;
+	int i, prev = -1;
+
+#ifndef CONFIG_RPS
+	prev = sim_switch_cpu(cpu);
+#endif
+	local_bh_disable();
+	for (i = 0; i < n; i++)
+		assert_int_equal(enqueue_to_backlog(sim_skb_alloc(&test_dev),
+						    cpu, &qtail), NET_RX_SUCCESS);
+	local_bh_enable();
+	if (prev >= 0)
+		sim_switch_cpu(prev);
+}
+
+/* Packets delivered to the stack on cpu so far. */
+#define delivered_on(cpu)	sim_count(cpu, skbs_delivered)
+
+/*
+ * V21 (patch 14 registration): non-RT without thread_backlog_napi, no
+ * backlog threads and the old softirq behaviour; with it (or on RT) one
+ * backlog_napi/N per online CPU, bound to N, whose setup() ran once and
+ * made the CPU's backlog THREADED with that thread.
+ */
+static void v21_backlog_threads_per_online_cpu(void **state)
+{
+	int cpu;
+
+	(void)state;
+	require_backlog_threads();
+	for_each_possible_cpu(cpu) {
+		struct napi_struct *napi = &per_cpu(softnet_data, cpu).backlog;
+		struct task_struct *t = backlog_thread(cpu);
+		char comm[TASK_COMM_LEN];
+
+		if (!expect_threads() || !cpu_online(cpu)) {
+			assert_null(t);
+			assert_int_equal(sim_smpboot_setup_runs(cpu), 0);
+			assert_false(test_bit(NAPI_STATE_THREADED, &napi->state));
+			assert_null(napi->thread);
+			continue;
+		}
+		assert_non_null(t);
+		snprintf(comm, sizeof(comm), "backlog_napi/%d", cpu);
+		assert_string_equal(t->comm, comm);
+		assert_int_equal(t->cpu, cpu);
+		assert_int_equal(sim_smpboot_setup_runs(cpu), 1);
+		assert_ptr_equal(napi->thread, t);
+		assert_true(test_bit(NAPI_STATE_THREADED, &napi->state));
+		/* Idle: asleep in smpboot_thread_fn(). */
+		assert_int_equal(READ_ONCE(t->__state), TASK_INTERRUPTIBLE);
+	}
+}
+
+/*
+ * V21: CPU offline parks the thread and online unparks the same thread;
+ * setup() does not run again and the backlog stays THREADED with it.
+ */
+static void v21_park_unpark_keeps_thread_and_setup_once(void **state)
+{
+	struct napi_struct *napi = &per_cpu(softnet_data, 1).backlog;
+	struct task_struct *t = backlog_thread(1);
+
+	(void)state;
+	require_backlog_threads();
+	sim_cpu_down(1, 0);
+	if (t) {
+		assert_true(t->parked);
+		assert_int_equal(READ_ONCE(t->__state), TASK_PARKED);
+	}
+	sim_cpu_up(1);
+	assert_ptr_equal(backlog_thread(1), t);
+	assert_int_equal(sim_smpboot_setup_runs(1), expect_threads());
+	if (t) {
+		assert_false(t->parked);
+		assert_ptr_equal(napi->thread, t);
+		assert_int_equal(READ_ONCE(t->__state), TASK_INTERRUPTIBLE);
+	}
+	assert_int_equal(test_bit(NAPI_STATE_THREADED, &napi->state),
+			 expect_threads());
+	assert_no_warn();
+}
+
+/*
+ * V18 (patch 14 process_backlog completion): when the backlog drains,
+ * process_backlog()'s inline __napi_complete() clears SCHED but keeps
+ * THREADED, so the next schedule goes to the thread again.  Before the
+ * series (and without threads) the state is simply cleared.
+ */
+static void v18_backlog_completion_keeps_threaded(void **state)
+{
+	struct napi_struct *napi = &per_cpu(softnet_data, 1).backlog;
+	int round;
+
+	(void)state;
+	require_backlog_threads();
+	for (round = 1; round <= 2; round++) {
+		enqueue_for(1, 4);
+		sim_run_all(1000);
+		assert_int_equal(delivered_on(1), 4 * round);
+		assert_false(test_bit(NAPI_STATE_SCHED, &napi->state));
+		assert_false(test_bit(NAPI_STATE_SCHED_THREADED, &napi->state));
+		assert_int_equal(test_bit(NAPI_STATE_THREADED, &napi->state),
+				 expect_threads());
+		assert_true(list_empty(&napi->poll_list));
+	}
+	assert_int_equal(delivered_on(0), 0);
+	assert_int_equal(sim_skbs_outstanding(), 0);
+	assert_no_warn();
+}
+
+/*
+ * V19 (patch 14 dev_cpu_dead): CPU 1 dies with its backlog on its
+ * poll_list (scheduled from its own net_rx_action(), NET_RX not yet run);
+ * dev_cpu_dead() takes it off and clears its state but keeps THREADED, so
+ * after CPU 1 is back a packet for it wakes backlog_napi/1 again instead
+ * of being polled from the enqueuing CPU's list.
+ */
+static void v19_cpu_dead_keeps_threaded(void **state)
+{
+	struct softnet_data *sd = &per_cpu(softnet_data, 1);
+	struct napi_struct *napi = &sd->backlog;
+	struct task_struct *t = backlog_thread(1);
+	unsigned long wakeups;
+	unsigned int qtail;
+	int prev;
+
+	(void)state;
+	require_backlog_threads();
+#if !EXTRACTED_HAVE_backlog_napi
+	/* No sd->in_net_rx_action before patch 4; nothing to guard here. */
+	(void)sd; (void)napi; (void)t; (void)wakeups; (void)qtail; (void)prev;
+#else
+	prev = sim_switch_cpu(1);
+	sd->in_net_rx_action = true;	/* no NET_RX raise: it is running */
+	assert_int_equal(enqueue_to_backlog(sim_skb_alloc(&test_dev), 1, &qtail),
+			 NET_RX_SUCCESS);
+	sd->in_net_rx_action = false;	/* ... and CPU 1 stops here */
+	sim_switch_cpu(prev);
+	assert_false(sim_cpus[1].softirq_pending);
+	assert_ptr_equal(sd->poll_list.next, &napi->poll_list);
+
+	sim_cpu_down(1, 0);
+	assert_true(list_empty(&sd->poll_list));
+	assert_false(test_bit(NAPI_STATE_SCHED, &napi->state));
+	assert_int_equal(test_bit(NAPI_STATE_THREADED, &napi->state),
+			 expect_threads());
+	/* Its packet was requeued on CPU 0 and delivered there. */
+	sim_run_all(1000);
+	assert_int_equal(delivered_on(0), 1);
+
+	sim_cpu_up(1);
+	wakeups = sim_count(1, wakeups);
+	enqueue_for(1, 3);
+	if (t && IS_ENABLED(CONFIG_RPS))
+		assert_int_equal(sim_count(1, wakeups), wakeups + 1);
+	sim_run_all(1000);
+	assert_int_equal(delivered_on(1), 3);
+	assert_int_equal(delivered_on(0), 1);
+	assert_true(list_empty(&per_cpu(softnet_data, 0).poll_list));
+	assert_int_equal(test_bit(NAPI_STATE_THREADED, &napi->state),
+			 expect_threads());
+	assert_int_equal(sim_skbs_outstanding(), 0);
+	assert_no_warn();
+#endif
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(v20_backlog_poll_list_initialised, setup),
 		cmocka_unit_test_setup(v20_budget_exhausted_backlog_repolls, setup),
+		cmocka_unit_test_setup(v21_backlog_threads_per_online_cpu, setup),
+		cmocka_unit_test_setup(v21_park_unpark_keeps_thread_and_setup_once,
+				       setup),
+		cmocka_unit_test_setup(v18_backlog_completion_keeps_threaded, setup),
+		cmocka_unit_test_setup(v19_cpu_dead_keeps_threaded, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

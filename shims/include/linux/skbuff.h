@@ -143,7 +143,10 @@ void sim_skb_free(struct sk_buff *skb, const char *how);
 #define __kfree_skb(skb)		sim_skb_free(skb, "__kfree_skb")
 #define dev_kfree_skb_irq(skb)		sim_skb_free(skb, "dev_kfree_skb_irq")
 #define napi_consume_skb(skb, b)	sim_skb_free(skb, "napi_consume_skb")
-void skb_attempt_defer_free(struct sk_buff *skb);
+/*
+ * skb_attempt_defer_free() is not declared here: it is extracted from the
+ * tree's net/core/skbuff.c (see kernel-src/manifest).
+ */
 
 /* Simulator: packets. */
 struct sk_buff *sim_skb_alloc(struct net_device *dev);

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RPS steering into a remote backlog: patch 14 ("net: Allow to use SMP
+ * threads for backlog NAPI", upstream dad6b9770263), its use_backlog_threads()
+ * branch in napi_schedule_rps(), the use_local_napi shortcut in
+ * ____napi_schedule() and the !use_backlog_threads() guards.
+ */
+#include "support/napitest.h"
+
+#define FLOOD	64
+
+/* Configurations where the backlog NAPI runs in backlog_napi/N threads. */
+#if defined(CONFIG_PREEMPT_RT) || NAPITEST_BACKLOG_THREADS
+#define WANT_THREADS 1
+#else
+#define WANT_THREADS 0
+#endif
+
+static struct net_device test_dev = { .name = "sim0", .running = true };
+
+/* A driver NAPI on CPU 0 whose ->poll steers packets to rx_target_cpu. */
+static struct napi_struct rx_napi;
+static int rx_target_cpu, rx_nr_packets;
+
+static int rx_poll(struct napi_struct *n, int budget)
+{
+	unsigned int qtail;
+	int i;
+
+	(void)budget;
+	for (i = 0; i < rx_nr_packets; i++)
+		enqueue_to_backlog(sim_skb_alloc(&test_dev), rx_target_cpu,
+				   &qtail);
+	/* The packets were handed on, none consumed from the ring. */
+	napi_complete_done(n, 0);
+	return 0;
+}
+
+static void fake_napi_init(struct napi_struct *n,
+			   int (*poll)(struct napi_struct *, int))
+{
+	memset(n, 0, sizeof(*n));
+	INIT_LIST_HEAD(&n->poll_list);
+	init_gro_hash(n);
+	n->poll = poll;
+	n->weight = 64;
+	n->dev = &test_dev;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	napitest_boot(2);
+	fake_napi_init(&rx_napi, rx_poll);
+	rx_target_cpu = 1;
+	rx_nr_packets = FLOOD;
+	return 0;
+}
+
+/* The device interrupt on CPU 0: schedule rx_napi, softirq on irq_exit. */
+static void rx_interrupt_on_cpu0(void)
+{
+	int prev = sim_switch_cpu(0);
+
+	sim_hardirq_enter();
+	napi_schedule(&rx_napi);
+	sim_hardirq_exit();
+	sim_switch_cpu(prev);
+}
+
+static struct task_struct *backlog_thread(int cpu)
+{
+#if EXTRACTED_HAVE_backlog_napi
+	return per_cpu(backlog_napi, cpu);
+#else
+	(void)cpu;
+	return NULL;
+#endif
+}
+
+/*
+ * V16, the headline: a flood RPS-steered from CPU 0 to idle CPU 1, executed
+ * by net_rx_action() on CPU 0 (rx_napi's ->poll).  With backlog threads (RT
+ * always, !RT with thread_backlog_napi) napi_schedule_rps() wakes CPU 1's
+ * backlog_napi thread: no csd, no IPI, nothing raised from SMP-call context,
+ * so no do_softirq_post_smp_call_flush() WARN (the cover letter's splat).
+ * Without threads (rps) the IPI path is the expected one.
+ */
+static void v16_rt_remote_enqueue_sends_no_ipi(void **state)
+{
+	struct task_struct *thr = backlog_thread(1);
+	struct task_struct *ksd1 = per_cpu(ksoftirqd, 1);
+	unsigned long thr_sw = thr ? thr->switches : 0;
+	unsigned long ksd1_sw = ksd1->switches;
+	struct sim_counters c1 = sim_cpus[1].cnt, t;
+	unsigned long wakeups1;
+
+	(void)state;
+#ifndef CONFIG_RPS
+	skip();		/* without RPS nothing is steered to another CPU */
+#endif
+	rx_interrupt_on_cpu0();
+	sim_run_all(10000);
+
+	t = sim_total();
+	wakeups1 = sim_count(1, wakeups) - c1.wakeups;
+	print_message("  V16 %-14s N=%d  ipis(cpu1)=%lu csd_run(cpu1)=%lu "
+		      "raises_in_smp_call=%lu warns=%lu ksoftirqd/1 runs=%lu "
+		      "backlog_napi/1 runs=%lu wakeups(cpu1)=%lu "
+		      "delivered(cpu1)=%lu\n",
+#ifdef CONFIG_PREEMPT_RT
+		      "rt-rps",
+#elif NAPITEST_BACKLOG_THREADS
+		      "rps-threads",
+#else
+		      "rps",
+#endif
+		      FLOOD, sim_count(1, ipis) - c1.ipis,
+		      sim_count(1, csd_run) - c1.csd_run,
+		      t.raises_in_smp_call, t.warns,
+		      ksd1->switches - ksd1_sw,
+		      thr ? thr->switches - thr_sw : 0, wakeups1,
+		      sim_count(1, skbs_delivered) - c1.skbs_delivered);
+
+	/* Every packet delivered, on the CPU it was steered to. */
+	assert_int_equal(sim_count(1, skbs_delivered) - c1.skbs_delivered, FLOOD);
+	assert_int_equal(sim_count(0, skbs_delivered), 0);
+	assert_int_equal(sim_skbs_outstanding(), 0);
+	assert_no_warn();
+
+	if (WANT_THREADS) {
+		if (!thr)
+			fail_msg("no backlog_napi/1 thread in this tree (%s)",
+				 EXTRACTED_TREE);
+		assert_int_equal(sim_count(1, ipis) - c1.ipis, 0);
+		assert_int_equal(sim_count(1, csd_run) - c1.csd_run, 0);
+		assert_int_equal(t.raises_in_smp_call, 0);
+		assert_int_equal(sim_count(1, net_rx_raises) - c1.net_rx_raises, 0);
+		/* Only backlog_napi/1 was woken on CPU 1, and it ran. */
+		assert_int_equal(wakeups1, 1);
+		assert_int_equal(ksd1->switches - ksd1_sw, 0);
+		assert_true(thr->switches - thr_sw >= 1);
+	} else {
+		/* The 6.1 path: one IPI, rps_trigger_softirq() on CPU 1. */
+		assert_int_equal(sim_count(1, ipis) - c1.ipis, 1);
+		assert_int_equal(sim_count(1, csd_run) - c1.csd_run, 1);
+	}
+}
+
+/*
+ * V17: a local enqueue (RPS target == this CPU) takes the use_local_napi
+ * shortcut of ____napi_schedule(): the backlog NAPI goes on this CPU's
+ * poll_list and NET_RX is raised; backlog_napi/0 is not woken.
+ */
+static void v17_local_enqueue_uses_poll_list(void **state)
+{
+	struct softnet_data *sd = &per_cpu(softnet_data, 0);
+	struct sim_counters c0;
+	unsigned int qtail;
+
+	(void)state;
+	if (WANT_THREADS && !backlog_thread(0))
+		fail_msg("no backlog_napi/0 thread in this tree (%s)",
+			 EXTRACTED_TREE);
+	sim_switch_cpu(0);
+	c0 = sim_cpus[0].cnt;
+
+	local_bh_disable();
+	enqueue_to_backlog(sim_skb_alloc(&test_dev), 0, &qtail);
+
+	assert_false(list_empty(&sd->poll_list));
+	assert_ptr_equal(sd->poll_list.next, &sd->backlog.poll_list);
+	assert_true(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
+	assert_int_equal(sim_count(0, net_rx_raises) - c0.net_rx_raises, 1);
+	assert_false(test_bit(NAPI_STATE_SCHED_THREADED, &sd->backlog.state));
+	assert_int_equal(sim_count(0, wakeups) - c0.wakeups, 0);
+
+	local_bh_enable();	/* runs NET_RX here */
+	sim_run_all(1000);
+	assert_int_equal(sim_count(0, skbs_delivered), 1);
+	assert_no_warn();
+}
+
+/*
+ * V22: with backlog threads, a stale rps_ipi_list (left by a path that
+ * queued it before the threads were used) is ignored: not "waiting" for
+ * process_backlog()/net_rx_action(), and net_rps_action_and_irq_enable()
+ * sends no IPI.  Without threads it is sent (the 6.1 behaviour).
+ */
+static void v22_stale_rps_ipi_list_ignored_with_threads(void **state)
+{
+#ifdef CONFIG_RPS
+	struct softnet_data *sd = &per_cpu(softnet_data, 0);
+	struct softnet_data *remsd = &per_cpu(softnet_data, 1);
+
+	(void)state;
+	sim_switch_cpu(0);
+	remsd->rps_ipi_next = NULL;
+	sd->rps_ipi_list = remsd;
+
+	if (WANT_THREADS) {
+		if (!backlog_thread(1))
+			fail_msg("no backlog_napi/1 thread in this tree (%s)",
+				 EXTRACTED_TREE);
+		assert_false(sd_has_rps_ipi_waiting(sd));
+	} else {
+		assert_true(sd_has_rps_ipi_waiting(sd));
+	}
+
+	local_irq_disable();
+	net_rps_action_and_irq_enable(sd);
+	assert_false(irqs_disabled());
+	assert_int_equal(sim_count(1, ipis), WANT_THREADS ? 0 : 1);
+	sim_run_all(1000);
+	assert_int_equal(sim_count(1, csd_run), WANT_THREADS ? 0 : 1);
+	assert_no_warn();
+#else
+	(void)state;
+	skip();		/* rps_ipi_list exists only with RPS */
+#endif
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(v16_rt_remote_enqueue_sends_no_ipi, setup),
+		cmocka_unit_test_setup(v17_local_enqueue_uses_poll_list, setup),
+		cmocka_unit_test_setup(v22_stale_rps_ipi_list_ignored_with_threads,
+				       setup),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * net_rx_action() and the NAPI schedule paths around it: patch 04
+ * (softnet_data.in_net_rx_action), 05 (optimize napi_schedule_rps()) and
+ * 06 (net_rx_action() restart and the raise_softirq_irqoff() deviation).
+ */
+#include "support/napitest.h"
+
+/*
+ * softnet_data.in_net_rx_action (patch 04) is a field, which present.h
+ * cannot name; napi_threaded_poll_loop() (patch 10) is the closest
+ * definition that implies it.  A tree without it fails the tests below.
+ */
+#define HAVE_IN_NET_RX_ACTION EXTRACTED_HAVE_napi_threaded_poll_loop
+
+#if defined(CONFIG_PREEMPT_RT) || NAPITEST_BACKLOG_THREADS
+#define WANT_THREADS 1
+#else
+#define WANT_THREADS 0
+#endif
+
+static struct net_device test_dev = { .name = "sim0", .running = true };
+
+static struct napi_struct napi_a, napi_b;
+static int a_polls, b_polls;
+static bool a_saw_in_rx_action;
+static unsigned long a_raises_during_poll;
+static bool a_schedules_b;
+static int a_steer_to = -1;
+
+static bool sd_in_net_rx_action(struct softnet_data *sd)
+{
+#if HAVE_IN_NET_RX_ACTION
+	return sd->in_net_rx_action;
+#else
+	(void)sd;
+	fail_msg("softnet_data.in_net_rx_action is not in this tree (%s)",
+		 EXTRACTED_TREE);
+	return false;
+#endif
+}
+
+static int poll_a(struct napi_struct *n, int budget)
+{
+	int cpu = smp_processor_id();
+	unsigned long raises = sim_count(cpu, net_rx_raises);
+
+	(void)budget;
+	a_polls++;
+#if HAVE_IN_NET_RX_ACTION
+	a_saw_in_rx_action = this_cpu_ptr(&softnet_data)->in_net_rx_action;
+#endif
+	if (a_schedules_b)
+		napi_schedule(&napi_b);
+	if (a_steer_to >= 0) {
+		unsigned int qtail;
+
+		enqueue_to_backlog(sim_skb_alloc(&test_dev), a_steer_to,
+				   &qtail);
+	}
+	a_raises_during_poll = sim_count(cpu, net_rx_raises) - raises;
+	napi_complete_done(n, 0);
+	return 0;
+}
+
+static int poll_b(struct napi_struct *n, int budget)
+{
+	(void)budget;
+	b_polls++;
+	napi_complete_done(n, 0);
+	return 0;
+}
+
+static void fake_napi_init(struct napi_struct *n,
+			   int (*poll)(struct napi_struct *, int))
+{
+	memset(n, 0, sizeof(*n));
+	INIT_LIST_HEAD(&n->poll_list);
+	init_gro_hash(n);
+	n->poll = poll;
+	n->weight = 64;
+	n->dev = &test_dev;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	napitest_boot(2);
+	fake_napi_init(&napi_a, poll_a);
+	fake_napi_init(&napi_b, poll_b);
+	a_polls = b_polls = 0;
+	a_saw_in_rx_action = false;
+	a_raises_during_poll = 0;
+	a_schedules_b = false;
+	a_steer_to = -1;
+	sim_switch_cpu(0);
+	return 0;
+}
+
+/*
+ * Run net_rx_action() once on this CPU, in the context __do_softirq() gives
+ * it (SOFTIRQ_OFFSET, IRQs on, the pending bit cleared), but without the
+ * softirq core's restart loop: what it leaves pending stays visible.
+ */
+static void run_net_rx_action_once(void)
+{
+	struct sim_cpu *c = sim_this();
+
+	c->softirq_pending &= ~BIT(NET_RX_SOFTIRQ);
+	c->serving_softirq++;
+#ifdef CONFIG_PREEMPT_RT
+	this_cpu_inc(softirq_ctrl.cnt);
+#endif
+	c->irqs_off = false;
+	net_rx_action(NULL);
+	c = sim_this();
+	assert_false(c->irqs_off);
+#ifdef CONFIG_PREEMPT_RT
+	this_cpu_dec(softirq_ctrl.cnt);
+#endif
+	c->serving_softirq--;
+}
+
+/* Schedule n from a device interrupt, leaving the softirq pending. */
+static void schedule_from_hardirq(struct napi_struct *n)
+{
+	struct sim_cpu *c = sim_this();
+
+	c->hardirq++;
+	c->irqs_off = true;
+	napi_schedule(n);
+	c->hardirq--;
+	c->irqs_off = false;
+}
+
+/*
+ * V5: in_net_rx_action is true while ->poll runs and false once
+ * net_rx_action() returns with an empty poll_list; a later hardirq schedule
+ * then raises NET_RX again (with the flag left set it would not, and the
+ * NAPI would be stranded on poll_list).
+ */
+static void v5_in_net_rx_action_scoped_to_poll(void **state)
+{
+	struct softnet_data *sd = this_cpu_ptr(&softnet_data);
+	unsigned long raises;
+
+	(void)state;
+	schedule_from_hardirq(&napi_a);
+	run_net_rx_action_once();
+
+	assert_int_equal(a_polls, 1);
+	assert_true(a_saw_in_rx_action);
+	assert_false(sd_in_net_rx_action(sd));
+	assert_true(list_empty(&sd->poll_list));
+
+	raises = sim_count(0, net_rx_raises);
+	sim_hardirq_enter();
+	napi_schedule(&napi_a);
+	sim_hardirq_exit();
+	sim_run_all(1000);
+	assert_int_equal(sim_count(0, net_rx_raises) - raises, 1);
+	assert_int_equal(a_polls, 2);
+	assert_no_warn();
+}
+
+/*
+ * V6: a remote (RPS) enqueue from inside net_rx_action() raises nothing
+ * locally -- net_rx_action() sends the IPI at its end; outside it, the
+ * enqueue raises NET_RX once so that the IPI gets sent.  The path exists
+ * only without backlog threads (RT always uses them).
+ */
+static void v6_napi_schedule_rps_raise_only_outside_rx_action(void **state)
+{
+	struct softnet_data *sd = this_cpu_ptr(&softnet_data);
+	unsigned long raises;
+	unsigned int qtail;
+
+	(void)state;
+#if defined(CONFIG_RPS) && !WANT_THREADS
+	/* Inside net_rx_action(): no raise, IPI sent at the end. */
+	a_steer_to = 1;
+	sim_hardirq_enter();
+	napi_schedule(&napi_a);
+	sim_hardirq_exit();
+	sim_run_cpu(0, 1000);
+	assert_int_equal(a_polls, 1);
+	assert_int_equal(a_raises_during_poll, 0);
+	assert_int_equal(sim_count(1, ipis), 1);
+	assert_false(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
+	sim_run_all(1000);
+	assert_int_equal(sim_count(1, skbs_delivered), 1);
+
+	/* Outside it (task context, BH off): one raise. */
+	raises = sim_count(0, net_rx_raises);
+	local_bh_disable();
+	enqueue_to_backlog(sim_skb_alloc(&test_dev), 1, &qtail);
+	assert_int_equal(sim_count(0, net_rx_raises) - raises, 1);
+	assert_ptr_equal(sd->rps_ipi_list, &per_cpu(softnet_data, 1));
+	local_bh_enable();	/* net_rx_action() sends the IPI */
+	assert_int_equal(sim_count(1, ipis), 2);
+	assert_ptr_equal(sd->rps_ipi_list, NULL);
+
+	sim_run_all(1000);
+	assert_int_equal(sim_count(1, skbs_delivered), 2);
+	assert_int_equal(sim_skbs_outstanding(), 0);
+	assert_no_warn();
+#else
+	(void)sd;
+	(void)raises;
+	(void)qtail;
+	skip();		/* no IPI path: no RPS, or backlog threads */
+#endif
+}
+
+/*
+ * V7: a NAPI scheduled from inside a poll callback is polled by the same
+ * net_rx_action() invocation (the restart after clearing in_net_rx_action),
+ * not left on poll_list with NET_RX not pending.
+ */
+static void v7_napi_scheduled_in_poll_polled_same_invocation(void **state)
+{
+	struct softnet_data *sd = this_cpu_ptr(&softnet_data);
+
+	(void)state;
+	a_schedules_b = true;
+	schedule_from_hardirq(&napi_a);
+	run_net_rx_action_once();
+
+	assert_int_equal(a_polls, 1);
+	assert_int_equal(b_polls, 1);
+	assert_true(list_empty(&sd->poll_list));
+	assert_false(test_bit(NAPI_STATE_SCHED, &napi_b.state));
+	assert_false(sd_in_net_rx_action(sd));
+	assert_false(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
+	assert_no_warn();
+}
+
+/*
+ * V8, the documented deviation of patch 06: ____napi_schedule() raises with
+ * raise_softirq_irqoff(), so a schedule from task context with IRQs off and
+ * BH enabled wakes ksoftirqd (nothing else would run NET_RX); upstream
+ * 8b43fd3d1d7d's __raise_softirq_irqoff() would leave it pending.
+ */
+static void v8_task_irqs_off_schedule_wakes_ksoftirqd(void **state)
+{
+	struct softnet_data *sd = this_cpu_ptr(&softnet_data);
+	struct task_struct *ksd = per_cpu(ksoftirqd, 0);
+	unsigned long wakeups = sim_count(0, wakeups);
+
+	(void)state;
+	assert_false(ksd->on_rq);
+	set_bit(NAPI_STATE_SCHED, &napi_a.state);
+	local_irq_disable();
+	____napi_schedule(sd, &napi_a);
+	local_irq_enable();
+
+	assert_true(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
+	assert_int_equal(sim_count(0, wakeups) - wakeups, 1);
+	assert_true(ksd->on_rq);
+	sim_run_all(1000);
+	assert_int_equal(a_polls, 1);
+	assert_no_warn();
+}
+
+/* V8: from hardirq context the raise wakes nothing (irq_exit runs NET_RX). */
+static void v8_hardirq_schedule_no_ksoftirqd_wakeup(void **state)
+{
+	struct softnet_data *sd = this_cpu_ptr(&softnet_data);
+	unsigned long wakeups = sim_count(0, wakeups);
+
+	(void)state;
+	set_bit(NAPI_STATE_SCHED, &napi_a.state);
+	sim_hardirq_enter();
+	____napi_schedule(sd, &napi_a);
+	assert_int_equal(sim_count(0, wakeups) - wakeups, 0);
+	assert_true(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
+	sim_hardirq_exit();
+	sim_run_all(1000);
+	assert_int_equal(a_polls, 1);
+	assert_no_warn();
+}
+
+/* V8: with BH disabled the raise wakes nothing (local_bh_enable runs it). */
+static void v8_bh_disabled_schedule_no_ksoftirqd_wakeup(void **state)
+{
+	struct softnet_data *sd = this_cpu_ptr(&softnet_data);
+	unsigned long wakeups = sim_count(0, wakeups);
+
+	(void)state;
+	set_bit(NAPI_STATE_SCHED, &napi_a.state);
+	local_bh_disable();
+	local_irq_disable();
+	____napi_schedule(sd, &napi_a);
+	local_irq_enable();
+	assert_int_equal(sim_count(0, wakeups) - wakeups, 0);
+	assert_true(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
+	local_bh_enable();
+	assert_int_equal(a_polls, 1);
+	assert_no_warn();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(v5_in_net_rx_action_scoped_to_poll, setup),
+		cmocka_unit_test_setup(v6_napi_schedule_rps_raise_only_outside_rx_action,
+				       setup),
+		cmocka_unit_test_setup(v7_napi_scheduled_in_poll_polled_same_invocation,
+				       setup),
+		cmocka_unit_test_setup(v8_task_irqs_off_schedule_wakes_ksoftirqd,
+				       setup),
+		cmocka_unit_test_setup(v8_hardirq_schedule_no_ksoftirqd_wakeup,
+				       setup),
+		cmocka_unit_test_setup(v8_bh_disabled_schedule_no_ksoftirqd_wakeup,
+				       setup),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

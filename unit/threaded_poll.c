@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Threaded NAPI: ____napi_schedule() and napi_thread_wait() (patch 12,
+ * "net: Remove conditional threaded-NAPI wakeup based on task state"),
+ * the split-out napi_threaded_poll_loop() (patch 14) and the yield fix of
+ * seed 002 ("net: yield the CPU on every exit of the threaded NAPI poll
+ * loop", tree variant seed-yield).
+ *
+ * A driver NAPI instance with its own napi_threaded_poll() kthread, as
+ * dev_set_threaded() / napi_kthread_create() set it up, polled by a
+ * simulated device whose poll function is below.
+ */
+#include "support/napitest.h"
+
+static struct net_device test_dev = { .name = "sim0", .running = true };
+static struct napi_struct test_napi;
+
+/* The simulated device. */
+static unsigned int dev_polls;		/* ->poll() calls */
+static int dev_poll_cpu;		/* CPU of the last ->poll() */
+static int dev_batch;			/* packets per poll (< weight: completes) */
+static unsigned int dev_refire_until;	/* IRQ fires again while polls < this */
+static unsigned int dev_tick_every;	/* advance jiffies every n polls */
+static unsigned int dev_full_until;	/* full budget (repoll) while polls < this */
+
+static int dev_poll(struct napi_struct *napi, int budget)
+{
+	int work = dev_batch < budget ? dev_batch : budget;
+
+	if (dev_polls < dev_full_until)
+		work = budget;
+	dev_polls++;
+	dev_poll_cpu = smp_processor_id();
+	if (dev_tick_every && !(dev_polls % dev_tick_every))
+		sim_tick(dev_poll_cpu);
+	if (work < budget)
+		napi_complete_done(napi, work);
+	/*
+	 * The next packets arrived while this batch was processed: the
+	 * device interrupt fires again (no coalescing) before the poll
+	 * loop looks at the state.
+	 */
+	if (dev_polls < dev_refire_until) {
+		sim_hardirq_enter();
+		napi_schedule(napi);
+		sim_hardirq_exit();
+	}
+	return work;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	sim_preempt = SIM_PREEMPT_NONE;
+	napitest_boot(2);
+	dev_polls = 0;
+	dev_poll_cpu = -1;
+	dev_batch = 8;
+	dev_refire_until = 0;
+	dev_tick_every = 0;
+	dev_full_until = 0;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	sim_preempt = SIM_PREEMPT_NONE;
+	return 0;
+}
+
+/*
+ * The driver NAPI of test_dev, threaded on cpu: netif_napi_add() and
+ * dev_set_threaded(dev, true).  The thread runs until it sleeps in
+ * napi_thread_wait().
+ */
+static struct napi_struct *threaded_napi_on(int cpu)
+{
+	struct napi_struct *napi = &test_napi;
+	int prev;
+
+	memset(napi, 0, sizeof(*napi));
+	INIT_LIST_HEAD(&napi->poll_list);
+	init_gro_hash(napi);
+	napi->dev = &test_dev;
+	napi->poll = dev_poll;
+	napi->weight = 64;
+	prev = sim_switch_cpu(cpu);
+	napi->thread = kthread_run(napi_threaded_poll, napi, "napi/%s-%d",
+				   test_dev.name, 0);
+	set_bit(NAPI_STATE_THREADED, &napi->state);
+	sim_run_cpu(cpu, 16);
+	sim_switch_cpu(prev);
+	assert_int_equal(READ_ONCE(napi->thread->__state), TASK_INTERRUPTIBLE);
+	return napi;
+}
+
+/* The device interrupt on cpu: napi_schedule() in hardirq context. */
+static void device_irq(int cpu, struct napi_struct *napi)
+{
+	int prev = sim_switch_cpu(cpu);
+
+	sim_hardirq_enter();
+	napi_schedule(napi);
+	sim_hardirq_exit();
+	sim_switch_cpu(prev);
+}
+
+/*
+ * V14 (patch 12): ____napi_schedule() sets SCHED_THREADED even when the
+ * thread sleeps in TASK_INTERRUPTIBLE, which is where napi_thread_wait()
+ * and smpboot_thread_fn() always sleep.  Before the series the bit was set
+ * only for a thread not in that state (the wakeup itself was the
+ * ownership token, "woken" in napi_thread_wait()).
+ */
+static void v14_sched_threaded_set_while_thread_interruptible(void **state)
+{
+	struct napi_struct *napi = threaded_napi_on(1);
+	int prev;
+
+	(void)state;
+	prev = sim_switch_cpu(1);
+	sim_hardirq_enter();
+	napi_schedule(napi);
+	assert_true(test_bit(NAPI_STATE_SCHED, &napi->state));
+	assert_true(test_bit(NAPI_STATE_SCHED_THREADED, &napi->state));
+	assert_true(list_empty(&napi->poll_list));
+	sim_hardirq_exit();
+	sim_switch_cpu(prev);
+
+	/* The thread owns it: one poll, on its CPU, then it sleeps again. */
+	sim_run_cpu(1, 100);
+	assert_int_equal(dev_polls, 1);
+	assert_int_equal(dev_poll_cpu, 1);
+	assert_false(test_bit(NAPI_STATE_SCHED_THREADED, &napi->state));
+	assert_int_equal(READ_ONCE(napi->thread->__state), TASK_INTERRUPTIBLE);
+	assert_no_warn();
+}
+
+/*
+ * V15 (patch 12b): a wakeup the thread did not get from ____napi_schedule()
+ * (SCHED_THREADED clear) does not make it poll, even with SCHED set by
+ * another owner (busy poll, napi_disable()).  Before the series the first
+ * wakeup set "woken" and the thread polled a NAPI it did not own.
+ */
+static void v15_spurious_wakeup_does_not_poll(void **state)
+{
+	struct napi_struct *napi = threaded_napi_on(1);
+
+	(void)state;
+	/* Another owner holds SCHED (napi_schedule_prep() from busy poll). */
+	assert_true(napi_schedule_prep(napi));
+	assert_false(test_bit(NAPI_STATE_SCHED_THREADED, &napi->state));
+
+	assert_int_equal(wake_up_process(napi->thread), 1);
+	sim_run_cpu(1, 100);
+
+	assert_int_equal(dev_polls, 0);
+	assert_true(test_bit(NAPI_STATE_SCHED, &napi->state));
+	assert_int_equal(READ_ONCE(napi->thread->__state), TASK_INTERRUPTIBLE);
+	assert_no_warn();
+}
+
+/*
+ * V23 (patch 14 loop split): a thread repolling for longer than the RCU
+ * period (100 ms here) reports quiescent states through
+ * rcu_softirq_qs_periodic() (6.1 stable already had it in
+ * napi_threaded_poll(); it must survive the move into
+ * napi_threaded_poll_loop()).
+ */
+static void v23_long_repoll_reports_rcu_qs(void **state)
+{
+	struct napi_struct *napi = threaded_napi_on(1);
+
+	(void)state;
+	dev_full_until = 350;		/* full budget: repoll, 350 times */
+	dev_tick_every = 1;		/* one jiffy per poll */
+	device_irq(1, napi);
+	sim_run_cpu(1, 100);
+	assert_int_equal(dev_polls, 351);
+	print_message("  polls %u, jiffies %lu, rcu_qs %lu\n", dev_polls,
+		      jiffies, sim_count(1, rcu_qs));
+	assert_true(sim_count(1, rcu_qs) >= 3);
+	/* ... and only then: none while repolling under the RCU period. */
+	assert_true(sim_count(1, rcu_qs) <= dev_polls / (HZ / 10));
+}
+
+/*
+ * V27 / seed 002: the device refires as fast as the thread drains it, a
+ * work item is pinned to the thread's CPU.  Returns the number of poll
+ * loop exits the thread made before the work item ran.
+ */
+#define V27_LOAD_EXITS	1000
+
+static unsigned int v27_work_ran_at;
+
+static void v27_work_fn(struct work_struct *work)
+{
+	(void)work;
+	v27_work_ran_at = dev_polls;
+}
+
+static unsigned int v27_run(unsigned long *resched)
+{
+	struct napi_struct *napi = threaded_napi_on(1);
+	struct work_struct work;
+	unsigned long switches;
+
+#ifdef CONFIG_PREEMPT_RT
+	sim_preempt = SIM_PREEMPT_RT;
+#else
+	sim_preempt = SIM_PREEMPT_NONE;
+#endif
+	dev_batch = 8;			/* < weight: every poll exits the loop */
+	dev_refire_until = V27_LOAD_EXITS;
+	v27_work_ran_at = 0;
+	INIT_WORK(&work, v27_work_fn);
+
+	device_irq(1, napi);
+	assert_true(schedule_work_on(1, &work));
+	switches = sim_run_cpu(1, 100000);
+	*resched = sim_count(1, cond_resched);
+	print_message("  preempt %d: %u loop exits under load, work ran after exit %u, %lu cond_resched, %lu context switches\n",
+		      sim_preempt, dev_polls, v27_work_ran_at, *resched,
+		      switches);
+	/* The load ended and both ran to completion. */
+	assert_int_equal(dev_polls, V27_LOAD_EXITS);
+	assert_int_equal(sim_work_runs(1), 1);
+	return v27_work_ran_at;
+}
+
+#if defined(NAPITEST_VARIANT_seed_yield) || defined(CONFIG_PREEMPT_RT)
+/*
+ * V27 (seed 002 fix): every exit of napi_threaded_poll_loop() reaches
+ * cond_resched(), so the work item runs after the first exit.  Under
+ * PREEMPT_RT (rt-rps) preemption at local_bh_enable() gives the same
+ * result without the fix.
+ */
+static void v27_threaded_poll_yields_on_every_exit(void **state)
+{
+	unsigned long resched;
+
+	(void)state;
+	assert_int_equal(v27_run(&resched), 1);
+#ifndef CONFIG_PREEMPT_RT
+	/* The thread's exits, plus the kworker's one after its item. */
+	assert_true(resched >= V27_LOAD_EXITS);
+#endif
+}
+#else
+/*
+ * V27 (seed 002, unfixed loop): under PREEMPT_NONE the loop reaches
+ * cond_resched() only when it repolls; a poll that completes breaks out
+ * first and napi_thread_wait() returns without scheduling because
+ * SCHED_THREADED is already set again.  The work item pinned to that CPU
+ * runs only once the load stops: it is starved for as long as packets
+ * arrive as fast as they are drained.  Expected to hold on patched and
+ * base; the seed-yield variant runs the test above instead.
+ */
+static void v27_threaded_poll_unfixed_loop_starves_work(void **state)
+{
+	unsigned long resched;
+
+	(void)state;
+	assert_int_equal(v27_run(&resched), V27_LOAD_EXITS);
+	assert_int_equal(resched, 1);	/* the kworker's own, after its item */
+}
+#endif
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(v14_sched_threaded_set_while_thread_interruptible,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(v15_spurious_wakeup_does_not_poll,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(v23_long_repoll_reports_rcu_qs,
+						setup, teardown),
+#if defined(NAPITEST_VARIANT_seed_yield) || defined(CONFIG_PREEMPT_RT)
+		cmocka_unit_test_setup_teardown(v27_threaded_poll_yields_on_every_exit,
+						setup, teardown),
+#else
+		cmocka_unit_test_setup_teardown(v27_threaded_poll_unfixed_loop_starves_work,
+						setup, teardown),
+#endif
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
