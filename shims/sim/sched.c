@@ -254,6 +254,7 @@ bool need_resched(void)
  */
 int sim_cond_resched(void)
 {
+	sim_watchdog();
 	sim_this()->cnt.cond_resched++;
 	if (sim_preempt >= SIM_PREEMPT_FULL)
 		return 0;
@@ -272,6 +273,7 @@ void sim_preempt_point(void)
 {
 	struct sim_cpu *c = sim_this();
 
+	sim_watchdog();
 	if (sim_preempt < SIM_PREEMPT_FULL || !current->ctx)
 		return;
 	if (c->bh_disable || c->preempt_disable || c->irqs_off || c->hardirq)

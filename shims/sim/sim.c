@@ -34,6 +34,20 @@ static char *percpu_area;
 static size_t percpu_size;
 
 static struct sim_once *once_list;
+static unsigned long watchdog_steps;
+
+/*
+ * A simulation that never quiesces (a poll loop that repolls forever, two
+ * CPUs handing work back and forth) fails with a message instead of
+ * spinning until CTest's timeout.  Counted at every preemption point.
+ */
+#define SIM_WATCHDOG_STEPS	2000000UL
+void sim_watchdog(void)
+{
+	if (++watchdog_steps > SIM_WATCHDOG_STEPS)
+		sim_bug(__FILE__, __LINE__,
+			"watchdog: no quiescence after 2000000 preemption points");
+}
 static bool globals_saved;
 
 /* setup_per_cpu_areas(): each CPU gets a copy of the template. */
@@ -88,6 +102,9 @@ void sim_reset(unsigned int nr_online)
 	}
 	sim_cur_cpu = 0;
 	jiffies = 0;
+	watchdog_steps = 0;
+	sim_preempt = IS_ENABLED(CONFIG_PREEMPT_RT) ? SIM_PREEMPT_RT :
+						      SIM_PREEMPT_NONE;
 	sim_nr_warns = 0;
 	sim_last_pr_warn[0] = '\0';
 	memset(softirq_vec, 0, sizeof(softirq_vec));

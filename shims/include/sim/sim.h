@@ -91,6 +91,7 @@ void sim_idle_flush(int cpu);		/* idle loop: flush_smp_call_function_queue() */
 
 bool sim_csd_pending(int cpu);
 void sim_preempt_point(void);
+void sim_watchdog(void);
 void invoke_softirq_wakeup(void);
 void sim_cpu_down(int cpu, int control_cpu);
 void sim_cpu_up(int cpu);
