@@ -277,10 +277,13 @@ def prototype(defn):
     src, text = defn.src, []
     for n in range(defn.first, defn.last + 1):
         s = src.line(n)
-        if s.strip() == "{" or "{" in s and n > defn.first and \
-                s.rstrip().endswith("{") and ")" in s:
-            if s.strip() != "{":
-                text.append(s[:s.rindex("{")])
+        # The body starts at the first '{' after the parameter list's ')':
+        # on a line of its own (kernel style), or on the signature's last
+        # line (one-line helpers such as "static inline void f(void) { }").
+        brace = s.find("{", s.rfind(")") + 1) if ")" in s else s.find("{")
+        if s.strip().startswith("{") or (")" in s and brace >= 0):
+            if not s.strip().startswith("{"):
+                text.append(s[:brace])
             break
         text.append(s)
     sig = "\n".join(text).rstrip()
