@@ -11,6 +11,9 @@
 #   make coverage                 gcov/lcov report on the tree's own lines
 #   make results                  KTAP and JUnit XML of the userspace suites
 #   make kunit                    the KUnit suites under User-Mode Linux
+#   make hunk-matrix              leave out each hunk of the series, run the suites
+#   make mutants [SEED=N]         mutation score of the manifest's functions
+#   make verdicts                 verdicts on the cover letter's claims
 
 TREE ?= patched
 BUILD ?= build
@@ -21,6 +24,11 @@ CTEST_ARGS ?=
 # The variant a suite may key its expectation on (see CMakeLists.txt); with
 # KSRC it is unknown unless given, e.g. VARIANT=seed-yield.
 VARIANT ?= $(if $(KSRC),,$(TREE))
+# Seed suites (unit/seed/<name>/, CMakeLists.txt): with the default tree
+# (TREE=patched, no KSRC) each seed tree is prepared and its suites run in
+# the same make check; SEEDS= leaves them out.
+SEEDS ?= seed-rt-softirq seed-netpoll
+SEED_LIST := $(if $(KSRC),,$(if $(filter patched,$(TREE)),$(SEEDS)))
 
 ifdef KSRC
   # One build directory per tree path.
@@ -39,6 +47,8 @@ LABEL_ARG := $(if $(LABEL),-L '$(LABEL)')
 ONOFF = $(if $(filter 1,$(1)),ON,OFF)
 
 .PHONY: check build configure tree clean help coverage results kunit
+.PHONY: series-check identity-check
+.PHONY: hunk-matrix mutants verdicts
 
 check: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j$(JOBS) $(LABEL_ARG) $(CTEST_ARGS)
@@ -51,11 +61,17 @@ build: configure
 configure:
 	@set -e; \
 	tree=$$(kernel-src/resolve-tree '$(KSRC)' '$(TREE)'); \
+	seeds=; for s in $(SEED_LIST); do \
+		p=$$(kernel-src/prepare-tree $$s); \
+		seeds="$${seeds:+$$seeds;}$$s=$$p"; \
+	done; \
 	c=$(BUILD_DIR)/CMakeCache.txt; \
 	if ! grep -qx "KSRC:PATH=$$tree" $$c 2>/dev/null || \
-	   ! grep -qx "NAPITEST_VARIANT:STRING=$(VARIANT)" $$c; then \
+	   ! grep -qx "NAPITEST_VARIANT:STRING=$(VARIANT)" $$c || \
+	   ! grep -qxF "NAPITEST_SEED_TREES:STRING=$$seeds" $$c; then \
 		cmake -S . -B $(BUILD_DIR) -G Ninja -DKSRC="$$tree" \
 			-DNAPITEST_VARIANT='$(VARIANT)' \
+			-DNAPITEST_SEED_TREES="$$seeds" \
 			-DNAPITEST_SANITIZE=$(call ONOFF,$(SANITIZE)) \
 			-DNAPITEST_COVERAGE=$(call ONOFF,$(COVERAGE)) >/dev/null; \
 	fi
@@ -74,6 +90,27 @@ results: build
 kunit:
 	@kunit/run $(if $(KSRC),KSRC='$(KSRC)')
 
+# Every prefix of patches/series and series.as-posted: applies, kbuild of
+# dev.o/skbuff.o (and a forced-RT compile-only view), failing invariants.
+series-check:
+	@kernel-src/series-check --out '$(abspath $(BUILD))/series-check' $(SERIES_CHECK_ARGS)
+
+# The cover letter's identity claims, against linux-source-6.12.
+identity-check:
+	@kernel-src/identity-check --out '$(abspath $(BUILD))/identity-check' $(IDENTITY_CHECK_ARGS)
+
+# Hunk guard matrix: each hunk of patches/series left out in turn, the unit
+# suites run; mutation score of the manifest's functions; verdicts on the
+# cover letter's claims (hunk-matrix/README.md).  Scratch: /var/tmp/napitest-hunks.
+hunk-matrix:
+	@hunk-matrix/matrix.py $(HUNK_MATRIX_ARGS)
+
+mutants:
+	@hunk-matrix/mutants.py $(if $(SEED),--seed $(SEED)) $(MUTANTS_ARGS)
+
+verdicts:
+	@hunk-matrix/verdicts.py
+
 tree:
 	@kernel-src/resolve-tree '$(KSRC)' '$(TREE)'
 
@@ -81,4 +118,4 @@ clean:
 	rm -rf $(BUILD)
 
 help:
-	@sed -n '3,15p' Makefile
+	@sed -n '3,18p' Makefile

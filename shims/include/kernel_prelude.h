@@ -30,6 +30,9 @@
 #include <linux/misc.h>
 #include <linux/skbuff.h>
 #include <linux/netdevice.h>
+/* Seed trees: __do_softirq()'s attributes, struct netpoll's types. */
+#include <linux/linkage.h>
+#include <linux/netpoll.h>
 
 #include "extracted/defs.h"
 

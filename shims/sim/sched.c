@@ -6,6 +6,8 @@
  * and every choice is deterministic (FIFO within a class), so a run is
  * reproducible.
  */
+/* Explorer points are placed explicitly in the simulator (sim/explore.h). */
+#define SIM_RAW_ONCE
 #include <kernel_prelude.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -38,8 +40,9 @@ static unsigned int nr_tasks;
 static struct task_struct idle_tasks[NR_CPUS];
 static struct list_head runqueue[NR_CPUS];
 static ucontext_t sched_ctx[NR_CPUS];
-static const void *sched_stack_bottom;
-static size_t sched_stack_size;
+/* Per CPU: under the explorer each CPU's scheduler runs on its own stack. */
+static const void *sched_stack_bottom[NR_CPUS];
+static size_t sched_stack_size[NR_CPUS];
 
 /* Workqueues: one kworker per CPU, FIFO. */
 static struct list_head work_list[NR_CPUS];
@@ -76,6 +79,7 @@ static void dequeue(struct task_struct *p)
 /* try_to_wake_up() for any state but TASK_RUNNING. */
 int wake_up_process(struct task_struct *p)
 {
+	explore_hook(__FILE__, __LINE__);
 	if (!p || p->exited)
 		return 0;
 	if (READ_ONCE(p->__state) == TASK_RUNNING)
@@ -91,12 +95,12 @@ static void task_entry(unsigned int hi, unsigned int lo)
 	struct task_struct *p = (struct task_struct *)
 		(((uintptr_t)hi << 32) | (uintptr_t)lo);
 
-	fiber_finish(NULL, &sched_stack_bottom, &sched_stack_size);
+	fiber_finish(NULL, &sched_stack_bottom[p->cpu], &sched_stack_size[p->cpu]);
 	p->threadfn(p->data);
 	p->exited = true;
 	WRITE_ONCE(p->__state, TASK_DEAD);
 	dequeue(p);
-	fiber_start(NULL, sched_stack_bottom, sched_stack_size);
+	fiber_start(NULL, sched_stack_bottom[p->cpu], sched_stack_size[p->cpu]);
 	setcontext(&sched_ctx[p->cpu]);
 }
 
@@ -216,9 +220,9 @@ static void switch_to_scheduler(void)
 	struct sim_coroutine *co = p->ctx;
 	void *fake = NULL;
 
-	fiber_start(&fake, sched_stack_bottom, sched_stack_size);
+	fiber_start(&fake, sched_stack_bottom[p->cpu], sched_stack_size[p->cpu]);
 	swapcontext(&co->uc, &sched_ctx[p->cpu]);
-	fiber_finish(fake, &sched_stack_bottom, &sched_stack_size);
+	fiber_finish(fake, &sched_stack_bottom[p->cpu], &sched_stack_size[p->cpu]);
 }
 
 /* __schedule(): a task that is not TASK_RUNNING leaves the runqueue. */
@@ -226,6 +230,7 @@ void schedule(void)
 {
 	struct task_struct *p = current;
 
+	explore_hook(__FILE__, __LINE__);
 	if (!p->ctx)
 		sim_bug(__FILE__, __LINE__,
 			"schedule() from the test's own context");

@@ -3,6 +3,8 @@
  * The simulated machine: CPUs and their context, per-CPU areas, WARN and
  * printk capture, once-flags, packets.
  */
+/* Explorer points are placed explicitly in the simulator (sim/explore.h). */
+#define SIM_RAW_ONCE
 #include <kernel_prelude.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -180,6 +182,7 @@ void sim_bug(const char *file, int line, const char *cond)
 {
 	fprintf(stderr, "kernel BUG at %s:%d: %s (CPU %d, seed %lu)\n",
 		file, line, cond, sim_cpu_id(), sim_seed);
+	explore_on_bug();
 	abort();
 }
 

@@ -3,6 +3,8 @@
  * Packets: allocation, the stack's receive entry point and freeing, with
  * exactly-once accounting (a packet delivered or freed twice is a BUG).
  */
+/* Explorer points are placed explicitly in the simulator (sim/explore.h). */
+#define SIM_RAW_ONCE
 #include <kernel_prelude.h>
 #include <stdlib.h>
 #include "sim_internal.h"

@@ -6,6 +6,8 @@
  * extracted from the tree's own kernel/softirq.c; this file models what
  * surrounds them: the handler loop, BH enable, irq_exit and the csd queue.
  */
+/* Explorer points are placed explicitly in the simulator (sim/explore.h). */
+#define SIM_RAW_ONCE
 #include <kernel_prelude.h>
 #include "sim_internal.h"
 
@@ -22,8 +24,10 @@ DEFINE_PER_CPU(struct softirq_ctrl, softirq_ctrl);
  */
 void or_softirq_pending(unsigned long bits)
 {
-	struct sim_cpu *c = sim_this();
+	struct sim_cpu *c;
 
+	explore_hook(__FILE__, __LINE__);
+	c = sim_this();
 	c->softirq_pending |= bits;
 	if (bits & BIT(NET_RX_SOFTIRQ))
 		c->cnt.net_rx_raises++;
@@ -208,6 +212,7 @@ int smp_call_function_single_async(int cpu, call_single_data_t *csd)
 	struct sim_cpu *target = &sim_cpus[cpu];
 	bool was_empty;
 
+	explore_hook(__FILE__, __LINE__);
 	if (csd->queued)
 		return -EBUSY;
 	if (cpu == sim_cpu_id()) {

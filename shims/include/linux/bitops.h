@@ -8,45 +8,46 @@
 #define SHIM_LINUX_BITOPS_H
 
 #include <linux/types.h>
+#include <sim/explore.h>
 
 #define BITS_PER_LONG	(8 * (int)sizeof(long))
 #define BIT(nr)		(1UL << (nr))
 #define BIT_MASK(nr)	(1UL << ((nr) % BITS_PER_LONG))
 #define BIT_WORD(nr)	((nr) / BITS_PER_LONG)
 
-static inline void set_bit(long nr, volatile unsigned long *addr)
+static inline void sim_set_bit(long nr, volatile unsigned long *addr)
 {
 	__atomic_fetch_or(addr + BIT_WORD(nr), BIT_MASK(nr), __ATOMIC_RELAXED);
 }
 
-static inline void clear_bit(long nr, volatile unsigned long *addr)
+static inline void sim_clear_bit(long nr, volatile unsigned long *addr)
 {
 	__atomic_fetch_and(addr + BIT_WORD(nr), ~BIT_MASK(nr), __ATOMIC_RELAXED);
 }
 
-static inline bool test_and_set_bit(long nr, volatile unsigned long *addr)
+static inline bool sim_test_and_set_bit(long nr, volatile unsigned long *addr)
 {
 	return __atomic_fetch_or(addr + BIT_WORD(nr), BIT_MASK(nr),
 				 __ATOMIC_SEQ_CST) & BIT_MASK(nr);
 }
 
-static inline bool test_and_clear_bit(long nr, volatile unsigned long *addr)
+static inline bool sim_test_and_clear_bit(long nr, volatile unsigned long *addr)
 {
 	return __atomic_fetch_and(addr + BIT_WORD(nr), ~BIT_MASK(nr),
 				  __ATOMIC_SEQ_CST) & BIT_MASK(nr);
 }
 
-static inline void __set_bit(long nr, volatile unsigned long *addr)
+static inline void sim___set_bit(long nr, volatile unsigned long *addr)
 {
 	addr[BIT_WORD(nr)] |= BIT_MASK(nr);
 }
 
-static inline void __clear_bit(long nr, volatile unsigned long *addr)
+static inline void sim___clear_bit(long nr, volatile unsigned long *addr)
 {
 	addr[BIT_WORD(nr)] &= ~BIT_MASK(nr);
 }
 
-static inline bool __test_and_set_bit(long nr, volatile unsigned long *addr)
+static inline bool sim___test_and_set_bit(long nr, volatile unsigned long *addr)
 {
 	unsigned long old = addr[BIT_WORD(nr)];
 
@@ -54,9 +55,22 @@ static inline bool __test_and_set_bit(long nr, volatile unsigned long *addr)
 	return old & BIT_MASK(nr);
 }
 
-static inline bool test_bit(long nr, const volatile unsigned long *addr)
+static inline bool sim_test_bit(long nr, const volatile unsigned long *addr)
 {
 	return 1UL & (addr[BIT_WORD(nr)] >> (nr % BITS_PER_LONG));
 }
+
+/*
+ * Each operation is a scheduling point of the interleaving explorer
+ * (sim/explore.h), located at the caller's file:line; a no-op otherwise.
+ */
+#define set_bit(nr, addr)		(__EXPLORE_HOOK(), sim_set_bit(nr, addr))
+#define clear_bit(nr, addr)		(__EXPLORE_HOOK(), sim_clear_bit(nr, addr))
+#define test_and_set_bit(nr, addr)	(__EXPLORE_HOOK(), sim_test_and_set_bit(nr, addr))
+#define test_and_clear_bit(nr, addr)	(__EXPLORE_HOOK(), sim_test_and_clear_bit(nr, addr))
+#define __set_bit(nr, addr)		(__EXPLORE_HOOK(), sim___set_bit(nr, addr))
+#define __clear_bit(nr, addr)		(__EXPLORE_HOOK(), sim___clear_bit(nr, addr))
+#define __test_and_set_bit(nr, addr)	(__EXPLORE_HOOK(), sim___test_and_set_bit(nr, addr))
+#define test_bit(nr, addr)		(__EXPLORE_HOOK(), sim_test_bit(nr, addr))
 
 #endif

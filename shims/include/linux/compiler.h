@@ -4,6 +4,7 @@
 #define SHIM_LINUX_COMPILER_H
 
 #include <stddef.h>
+#include <sim/explore.h>
 
 /*
  * The kernel builds with gnu_inline semantics (compiler_types.h): a plain
@@ -53,8 +54,8 @@
  * READ_ONCE()/WRITE_ONCE(): volatile accesses, as in the kernel.  They are
  * also the points where another simulated CPU could observe the value.
  */
-#define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
-#define WRITE_ONCE(x, val)	do { *(volatile __typeof__(x) *)&(x) = (val); } while (0)
+#define READ_ONCE(x)		(__EXPLORE_HOOK(), *(const volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, val)	do { __EXPLORE_HOOK(); *(volatile __typeof__(x) *)&(x) = (val); } while (0)
 
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))

@@ -33,6 +33,10 @@ struct net_device {
 	unsigned long rx_dropped;
 	unsigned long gro_flush_timeout;
 	int napi_defer_hard_irqs;
+	/* netpoll (seed-netpoll suites; linux/netpoll.h shim). */
+	unsigned int priv_flags;
+	const struct net_device_ops *netdev_ops;
+	struct netpoll_info *npinfo;
 };
 
 #define NET_RX_SUCCESS	0

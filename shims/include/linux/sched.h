@@ -25,6 +25,7 @@ struct task_struct {
 	char comm[TASK_COMM_LEN];
 	int cpu;
 	bool rt;			/* SCHED_FIFO: runs before normal tasks */
+	unsigned int flags;		/* PF_*: handle_softirqs() masks PF_MEMALLOC */
 	bool on_rq;
 	bool is_kthread;
 	bool should_stop;
@@ -47,7 +48,7 @@ int sim_cond_resched(void);
 #define cond_resched()		sim_cond_resched()
 bool need_resched(void);
 
-#define set_current_state(s)	do { smp_mb(); WRITE_ONCE(current->__state, (s)); } while (0)
+#define set_current_state(s)	do { __EXPLORE_HOOK(); smp_mb(); WRITE_ONCE(current->__state, (s)); } while (0)
 #define __set_current_state(s)	WRITE_ONCE(current->__state, (s))
 #define task_is_running(t)	(READ_ONCE((t)->__state) == TASK_RUNNING)
 

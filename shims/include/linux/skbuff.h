@@ -9,6 +9,7 @@
 #define SHIM_LINUX_SKBUFF_H
 
 #include <linux/spinlock.h>
+#include <linux/refcount.h>
 
 struct net_device;
 
@@ -20,6 +21,7 @@ struct sk_buff {
 	unsigned long _skb_refdst;
 	void (*destructor)(struct sk_buff *skb);
 	unsigned int hash;
+	refcount_t users;	/* set by netpoll's find_skb() */
 	/* Simulator bookkeeping. */
 	unsigned long seq;
 	int freed_on_cpu;

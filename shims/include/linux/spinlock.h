@@ -39,8 +39,11 @@ bool sim_lockdep_class_used(const char *name, const char *usage);
 #define spin_lock_init(l)	(*(l) = (spinlock_t){ .owner = -1, .name = #l })
 #define __SPIN_LOCK_UNLOCKED(n)	{ .owner = -1, .name = #n }
 #define DEFINE_SPINLOCK(x)	spinlock_t x = __SPIN_LOCK_UNLOCKED(x)
-#define spin_lock(l)		sim_spin_lock(l, #l)
-#define spin_unlock(l)		sim_spin_unlock(l)
+/* Explorer: a point before each acquire (spinning while another CPU
+ * holds the lock) and after each release; no-ops unless exploring. */
+#define spin_lock(l)		do { explore_hook_lock(&(l)->owner, __FILE__, __LINE__); \
+				     sim_spin_lock(l, #l); } while (0)
+#define spin_unlock(l)		do { sim_spin_unlock(l); explore_hook(__FILE__, __LINE__); } while (0)
 #define spin_lock_bh(l)		do { local_bh_disable(); spin_lock(l); } while (0)
 #define spin_unlock_bh(l)	do { spin_unlock(l); local_bh_enable(); } while (0)
 

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The interleaving explorer (shims/sim/explore.c): CHESS-style systematic
+ * exploration of the schedules of a few simulated CPUs, each running a
+ * "program" (a coroutine) on the shared simulated machine.
+ *
+ * The shims call explore_hook(__FILE__, __LINE__) at every operation where
+ * another CPU could observe or interfere (locks, atomic and non-atomic bit
+ * operations, READ_ONCE/WRITE_ONCE, smp_store_release/cmpxchg/xchg, softirq
+ * raise, wake_up_process, set_current_state, schedule, csd queueing).  The
+ * hook is a single test of sim_explore_active: outside an exploration it
+ * does nothing.  Inside one, the explorer may switch to another CPU's
+ * program there.  Extracted code carries #line directives, so the locations
+ * name net/core/dev.c:LINE of the tree under test.
+ *
+ * Included by linux/compiler.h: keep it free of other includes.
+ */
+#ifndef SHIM_SIM_EXPLORE_H
+#define SHIM_SIM_EXPLORE_H
+
+extern int sim_explore_active;
+
+void explore_point(const char *file, int line);
+void explore_lock_wait(int *owner, const char *file, int line);
+
+static inline __attribute__((__always_inline__, __unused__))
+void explore_hook(const char *file, int line)
+{
+	if (__builtin_expect(sim_explore_active, 0))
+		explore_point(file, line);
+}
+
+/* Before a spin_lock(): a point, then spin (yield) while another CPU holds it. */
+static inline __attribute__((__always_inline__, __unused__))
+void explore_hook_lock(int *owner, const char *file, int line)
+{
+	if (__builtin_expect(sim_explore_active, 0))
+		explore_lock_wait(owner, file, line);
+}
+
+/* Called by sim_bug() before it aborts: print the schedule that got there. */
+void explore_on_bug(void);
+
+/*
+ * Hooks in shared headers use these; a simulator file that must not be
+ * preempted inside its own bookkeeping defines SIM_RAW_ONCE before any
+ * include and places its points explicitly.
+ */
+#ifdef SIM_RAW_ONCE
+#define __EXPLORE_HOOK()	((void)0)
+#else
+#define __EXPLORE_HOOK()	explore_hook(__FILE__, __LINE__)
+#endif
+
+/* ---- The scenario API (suites: unit/explore_*.c) ---- */
+
+#define EXPLORE_MAX_THREADS	4
+#define EXPLORE_MAX_IRQS	2
+
+struct explore_actor {
+	int cpu;			/* the simulated CPU it runs on */
+	void (*fn)(void);
+	const char *name;
+};
+
+struct explore_scenario {
+	const char *name;
+	/* Boot and initial state; runs with exploration off. */
+	void (*setup)(void);
+	int nr_threads;			/* one program per CPU */
+	struct explore_actor threads[EXPLORE_MAX_THREADS];
+	/*
+	 * Interrupts: each delivered once, as a hardirq on its CPU at any
+	 * point where that CPU has IRQs enabled and is not in hardirq (the
+	 * explorer chooses when; undelivered ones arrive after the programs
+	 * end).  fn runs between sim_hardirq_enter() and sim_hardirq_exit().
+	 */
+	int nr_irqs;
+	struct explore_actor irqs[EXPLORE_MAX_IRQS];
+	/*
+	 * After the programs end, the machine is run to quiescence
+	 * (sim_run_all()) and the generic properties are checked; check()
+	 * adds the scenario's own: return NULL when they hold, else a
+	 * description of the violated property.
+	 */
+	const char *(*check)(void);
+	unsigned int bound;		/* preemption bound (0: default 2) */
+	unsigned int random_walks;	/* in addition to the bounded DFS */
+	unsigned long max_schedules;	/* 0: 200000 */
+};
+
+struct explore_result {
+	unsigned long schedules;
+	unsigned long steps;
+	unsigned long violations;
+	double seconds;
+	int complete;			/* the bounded DFS was exhausted */
+	char first_schedule[512];	/* replay string of the first counterexample */
+	char first_violation[256];
+};
+
+/*
+ * Explore s: exhaustive within the preemption bound, then random walks.
+ * Environment:
+ *   NAPITEST_SCHEDULE=[scenario/]STEP:CHOICE,...  replay one schedule
+ *   NAPITEST_EXPLORE_BOUND=N    preemption bound
+ *   NAPITEST_EXPLORE_WALKS=N    random walks, NAPITEST_EXPLORE_SEED=S
+ *   NAPITEST_EXPLORE_SECONDS=T  time budget per scenario (default 20)
+ *   NAPITEST_EXPLORE_ALL=1      do not stop at the first counterexample
+ * Prints the figures and the first counterexample (per CPU, step by step).
+ */
+void explore_run(const struct explore_scenario *s, struct explore_result *r);
+
+#endif
