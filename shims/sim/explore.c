@@ -686,3 +686,17 @@ void explore_run(const struct explore_scenario *s, struct explore_result *r)
 	       nwalks, r->steps, r->seconds,
 	       r->seconds > 0 ? r->schedules / r->seconds : 0.0, r->violations);
 }
+
+#ifdef SIM_EXPLORE_OUT_OF_LINE
+void explore_hook(const char *file, int line)
+{
+	if (sim_explore_active)
+		explore_point(file, line);
+}
+
+void explore_hook_lock(int *owner, const char *file, int line)
+{
+	if (sim_explore_active)
+		explore_lock_wait(owner, file, line);
+}
+#endif
