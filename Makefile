@@ -11,6 +11,9 @@
 #   make coverage                 gcov/lcov report on the tree's own lines
 #   make results                  KTAP and JUnit XML of the userspace suites
 #   make kunit                    the KUnit suites under User-Mode Linux
+#   make explore                  the interleaving explorer's scenarios
+#   make series-check             every prefix of the series: applies, builds, invariants
+#   make identity-check           the cover letter's identity claims vs 6.12
 #   make hunk-matrix              leave out each hunk of the series, run the suites
 #   make mutants [SEED=N]         mutation score of the manifest's functions
 #   make verdicts                 verdicts on the cover letter's claims
@@ -46,7 +49,7 @@ BUILD_DIR := $(BUILD)/$(TREE_ID)
 LABEL_ARG := $(if $(LABEL),-L '$(LABEL)')
 ONOFF = $(if $(filter 1,$(1)),ON,OFF)
 
-.PHONY: check build configure tree clean help coverage results kunit
+.PHONY: check build configure tree clean help coverage results kunit explore
 .PHONY: series-check identity-check
 .PHONY: hunk-matrix mutants verdicts
 
@@ -83,6 +86,10 @@ coverage:
 	@coverage/run '$(BUILD)/$(patsubst %-cov,%,$(TREE_ID))-cov' \
 		"$$(kernel-src/resolve-tree '$(KSRC)' '$(TREE)')" \
 		'$(if $(KSRC),,$(if $(filter patched,$(TREE)),$$(kernel-src/prepare-tree base)))'
+
+# The interleaving explorer's scenarios (unit/explore_*.c) only.
+explore:
+	@$(MAKE) --no-print-directory check LABEL=explore
 
 results: build
 	@tools/results $(BUILD_DIR)
