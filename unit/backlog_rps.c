@@ -220,6 +220,34 @@ static void v22_stale_rps_ipi_list_ignored_with_threads(void **state)
 #endif
 }
 
+/*
+ * V22, dev_cpu_dead(): a CPU going offline with a stale rps_ipi_list sends
+ * no IPI when threads are used (patch 14 puts the send under
+ * !use_backlog_threads(); the hunk matrix found this hunk unguarded).
+ * Without threads the pending IPI is sent, as before.
+ */
+static void v22_cpu_dead_ignores_stale_rps_ipi_list_with_threads(void **state)
+{
+#ifdef CONFIG_RPS
+	struct softnet_data *oldsd = &per_cpu(softnet_data, 1);
+	struct softnet_data *remsd = &per_cpu(softnet_data, 2);
+
+	(void)state;
+	napitest_boot(3);
+	remsd->rps_ipi_next = NULL;
+	oldsd->rps_ipi_list = remsd;
+
+	sim_cpu_down(1, 0);
+	assert_int_equal(sim_count(2, ipis), WANT_THREADS ? 0 : 1);
+	sim_run_all(1000);
+	assert_int_equal(sim_count(2, csd_run), WANT_THREADS ? 0 : 1);
+	assert_no_warn();
+#else
+	(void)state;
+	skip();		/* rps_ipi_list exists only with RPS */
+#endif
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -227,6 +255,7 @@ int main(void)
 		cmocka_unit_test_setup(v17_local_enqueue_uses_poll_list, setup),
 		cmocka_unit_test_setup(v22_stale_rps_ipi_list_ignored_with_threads,
 				       setup),
+		cmocka_unit_test(v22_cpu_dead_ignores_stale_rps_ipi_list_with_threads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
