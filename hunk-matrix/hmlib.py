@@ -1,0 +1,411 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Shared machinery of the hunk matrix and the mutation run.
+
+A *variant* is the patched tree with one edit (a hunk left out, or a mutant),
+given as {relpath: text} for the few files the series touches.  A *worker*
+owns one fixed tree path and one build directory, so the framework's build
+(CMake + ninja, extraction by kernel-src/extract.py) only recompiles what the
+edit changed; the worker rewrites only the files whose content differs.
+
+Nothing here writes into /work/main except build/hunk-matrix/ (reports);
+trees, build directories and ccache live under the scratch directory.
+"""
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+KSRC_DIR = os.path.join(ROOT, "kernel-src")
+PATCHES = os.path.join(KSRC_DIR, "patches")
+MANIFEST = os.path.join(KSRC_DIR, "manifest")
+EXTRACT = os.path.join(KSRC_DIR, "extract.py")
+SCRATCH = os.environ.get("HM_SCRATCH", "/var/tmp/napitest-hunks")
+# Files a variant may differ in (the series touches the first three).
+TREE_FILES = ["Makefile", "include/linux/netdevice.h", "net/core/dev.c",
+              "net/core/skbuff.c", "kernel/softirq.c"]
+# rt-rps first: most invariants of the series are RT ones.
+CONFIGS = ["rt-rps", "rps-threads", "rps", "norps-threads"]
+TEST_TIMEOUT = int(os.environ.get("HM_TEST_TIMEOUT", "30"))
+
+
+def log(*a):
+    print(*a, file=sys.stderr, flush=True)
+
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, text=True, capture_output=True, **kw)
+
+
+def prepare_tree(variant):
+    r = sh([os.path.join(KSRC_DIR, "prepare-tree"), variant])
+    if r.returncode:
+        raise SystemExit(f"prepare-tree {variant} failed:\n{r.stderr}")
+    return r.stdout.strip()
+
+
+def read_files(tree):
+    out = {}
+    for f in TREE_FILES:
+        with open(os.path.join(tree, f), encoding="utf-8",
+                  errors="surrogateescape") as fh:
+            out[f] = fh.read()
+    return out
+
+
+def write_files(tree, files, only_changed=True):
+    for f, text in files.items():
+        p = os.path.join(tree, f)
+        if only_changed and os.path.exists(p):
+            with open(p, encoding="utf-8", errors="surrogateescape") as fh:
+                if fh.read() == text:
+                    continue
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "w", encoding="utf-8", errors="surrogateescape") as fh:
+            fh.write(text)
+
+
+# --------------------------------------------------------------- extraction
+
+LINE_RE = re.compile(r"^#line .*\n", re.M)
+
+
+def extract(tree, out):
+    """Run the framework's extractor; return ({genfile: text}, error) with
+    the tree's path replaced by TREE (#line directives kept)."""
+    r = sh([sys.executable, EXTRACT, "--tree", tree, "--manifest", MANIFEST,
+            "--out", out])
+    if r.returncode:
+        return None, r.stderr.strip()
+    res = {}
+    gen = os.path.join(out, "extracted")
+    for d, _, fs in os.walk(gen):
+        for f in fs:
+            if f.endswith(".d"):
+                continue
+            p = os.path.join(d, f)
+            with open(p, encoding="utf-8", errors="surrogateescape") as fh:
+                res[os.path.relpath(p, gen)] = fh.read().replace(tree, "TREE")
+    return res, ""
+
+
+def nolines(ext):
+    """The extraction with #line directives stripped."""
+    return {k: LINE_RE.sub("", v) for k, v in ext.items()}
+
+
+def extraction_chunks(ext, skip=(), ws=False):
+    """The extraction as a sorted multiset of blocks, split at #line
+    directives (each definition and each prototype is one block), the
+    directives themselves dropped; ws=True also collapses whitespace.
+    Equal multisets with unequal texts = the same code in another order."""
+    chunks = []
+    for k in sorted(ext):
+        if k in skip:
+            continue
+        for c in re.split(r"^#line .*\n", ext[k], flags=re.M):
+            c = re.sub(r"\s+", " ", c).strip() if ws else c.strip()
+            if c:
+                chunks.append(c)
+    return sorted(chunks)
+
+
+# ---------------------------------------------------------------- C helpers
+
+def strip_comments_ws(text):
+    """C text with comments removed and whitespace collapsed (strings kept)."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            i = n if j < 0 else j + 2
+            out.append(" ")
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        elif c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c:
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1])
+            i = j + 1
+        else:
+            out.append(c)
+            i += 1
+    return re.sub(r"\s+", " ", "".join(out)).strip()
+
+
+def ctags_defs(tree, rel):
+    """[(name, kind, start, end)] of the definitions of one file."""
+    r = sh(["ctags", "--output-format=json", "--fields=+neKZ",
+            "--language-force=C", "-D", "DEFINE_PER_CPU(t,n)=t n",
+            "-D", "DEFINE_STATIC_KEY_FALSE(n)=struct static_key_false n",
+            "-D", "__init=", "-D", "__cold=", "-D", "__latent_entropy=",
+            "-f", "-", rel], cwd=tree)
+    defs = []
+    for line in r.stdout.splitlines():
+        try:
+            t = json.loads(line)
+        except ValueError:
+            continue
+        if t.get("_type") != "tag" or t.get("scope"):
+            continue
+        if t.get("kind") in ("function", "variable", "struct", "macro",
+                             "enum", "union", "typedef", "prototype"):
+            defs.append((t["name"], t["kind"], t["line"],
+                         t.get("end", t["line"])))
+    return defs
+
+
+def manifest_names():
+    names = set()
+    with open(MANIFEST) as f:
+        for raw in f:
+            w = raw.split("#", 1)[0].split()
+            if len(w) == 2 and w[0] != "file":
+                names.add(w[1])
+    return names
+
+
+# ------------------------------------------------------------------ workers
+
+class Worker:
+    """One fixed tree path + one build dir of the framework's CMake build."""
+
+    def __init__(self, idx, base_files):
+        self.idx = idx
+        self.tree = os.path.join(SCRATCH, f"w{idx}", "tree")
+        self.bdir = os.path.join(SCRATCH, "build", f"w{idx}")
+        os.makedirs(self.tree, exist_ok=True)
+        write_files(self.tree, base_files)
+        self.env = dict(os.environ)
+        self.env.setdefault("CCACHE_DIR", os.path.join(SCRATCH, "ccache"))
+        self.env.setdefault("CCACHE_MAXSIZE", "1G")
+
+    def configure(self):
+        """(Re)run CMake so suites added to unit/ since last time are seen."""
+        args = ["cmake", "-S", ROOT, "-B", self.bdir, "-G", "Ninja",
+                f"-DKSRC={self.tree}", "-DNAPITEST_VARIANT=patched",
+                "-DNAPITEST_SANITIZE=OFF", "-DNAPITEST_COVERAGE=OFF"]
+        if shutil.which("ccache"):
+            args.append("-DCMAKE_C_COMPILER_LAUNCHER=ccache")
+        r = sh(args, env=self.env)
+        if r.returncode:
+            raise SystemExit(f"cmake configure failed:\n{r.stdout}{r.stderr}")
+
+    def suites(self):
+        return sorted(os.path.splitext(f)[0]
+                      for f in os.listdir(os.path.join(ROOT, "unit"))
+                      if f.endswith(".c"))
+
+    def build(self, targets):
+        r = sh(["ninja", "-C", self.bdir, "-j1"] + targets, env=self.env)
+        if r.returncode == 0:
+            return True, ""
+        errs = [l for l in (r.stdout + r.stderr).splitlines()
+                if "error" in l.lower()]
+        return False, (errs[0] if errs else r.stdout[-300:]).strip()
+
+    def run(self, suite, cfg):
+        """Set of failing test ids 'suite:cfg:test' (crash/timeout included)."""
+        exe = os.path.join(self.bdir, f"{suite}-{cfg}")
+        try:
+            r = subprocess.run([exe], capture_output=True, text=True,
+                               timeout=TEST_TIMEOUT, cwd=self.bdir,
+                               errors="replace")
+        except subprocess.TimeoutExpired:
+            return {f"{suite}:{cfg}:(timeout {TEST_TIMEOUT}s)"}
+        failed = set()
+        for line in r.stdout.splitlines():
+            m = re.match(r"\[\s+(FAILED|ERROR)\s+\]\s+(\S+)", line)
+            if m and not m.group(2).endswith("test(s),") and \
+                    not re.match(r"^\d+$", m.group(2)):
+                failed.add(f"{suite}:{cfg}:{m.group(2)}")
+        if r.returncode and not failed:
+            failed.add(f"{suite}:{cfg}:(exit {r.returncode})")
+        return failed
+
+    def evaluate(self, files, baseline_fail, order, full=False):
+        """baseline_fail: set of test ids failing on the reference tree, or
+        a callable (suite, cfg) -> that set for one binary."""
+        base = baseline_fail if callable(baseline_fail) else \
+            (lambda s, c: baseline_fail)
+        return self._evaluate(files, base, order, full)
+
+    def _evaluate(self, files, base, order, full):
+        write_files(self.tree, files)
+        killers = set()
+        built = False
+        skipped = []
+        for cfg in CONFIGS:
+            for suite in order():
+                ok, err = self.build([f"{suite}-{cfg}"])
+                if not ok:
+                    # A binary that does not build on the reference tree
+                    # either (a suite needing a later patch, at a prefix)
+                    # says nothing about this edit.
+                    if any(x.endswith(":(no build)")
+                           for x in base(suite, cfg)):
+                        skipped.append(f"{suite}-{cfg}")
+                        continue
+                    return "killed-build", set(), err
+                built = True
+                k = self.run(suite, cfg)
+                if k:
+                    k -= base(suite, cfg)
+                if k:
+                    killers |= k
+                    if not full:
+                        return "killed", killers, ""
+        if not built:
+            return ("untestable", set(),
+                    "no suite binary builds on the reference tree")
+        note = (f"{len(skipped)} suite binaries do not build on the "
+                f"reference tree either: {' '.join(skipped)}" if skipped else "")
+        return ("killed" if killers else "survived"), killers, note
+
+    def probe(self, files, suite, cfg):
+        """Failing tests of one binary on these files (None: no build)."""
+        write_files(self.tree, files)
+        ok, _ = self.build([f"{suite}-{cfg}"])
+        return self.run(suite, cfg) if ok else None
+
+    def objects(self, gen, tag):
+        """Compile one suite TU per configuration against the extraction in
+        gen with every static function kept and __LINE__/__FILE__
+        neutralised; return {cfg: stripped object bytes}."""
+        import json
+        import shlex
+        cc = json.load(open(os.path.join(self.bdir,
+                                         "compile_commands.json")))
+        # A copy of the extraction with the tree path in #line made equal.
+        norm = os.path.join(SCRATCH, "obj", tag, "gen")
+        shutil.rmtree(norm, ignore_errors=True)
+        treep = None
+        with open(os.path.join(gen, "extracted", "present.h")) as fh:
+            m = re.search(r'^#define EXTRACTED_TREE "(.*)"', fh.read(), re.M)
+            treep = m.group(1) if m else None
+        for d, _, fs in os.walk(gen):
+            for f in fs:
+                src = os.path.join(d, f)
+                dst = os.path.join(norm, os.path.relpath(src, gen))
+                os.makedirs(os.path.dirname(dst), exist_ok=True)
+                with open(src, encoding="utf-8",
+                          errors="surrogateescape") as fh:
+                    t = re.sub(r'^(#line \d+ )"[^"]*?/((?:net|include|kernel)/'
+                               r'[^"]*)"', r'\1"/T/\2"', fh.read(), flags=re.M)
+                    t = re.sub(r"^(/\* Generated by .*? of ).*$", r"\1T",
+                               t, flags=re.M)
+                    if treep:
+                        t = t.replace(treep, "/T")
+                with open(dst, "w", encoding="utf-8",
+                          errors="surrogateescape") as fh:
+                    fh.write(t)
+        gen = norm
+        out = {}
+        for cfg in CONFIGS:
+            e = [e for e in cc if "/unit/" in e["file"] and
+                 re.search(rf"-I\S+/gen\b", e["command"]) and
+                 re.search(rf"[a-z_]-{cfg}\.dir/", e["command"]) and
+                 not re.search(rf"-rt-{cfg}\.dir/", e["command"])][0]
+            a = [x for x in shlex.split(e["command"]) if x != "ccache"]
+            o = os.path.join(SCRATCH, "obj", f"{tag}-{cfg}.o")
+            os.makedirs(os.path.dirname(o), exist_ok=True)
+            a[a.index("-o") + 1] = o
+            a = [re.sub(r"^-I\S*/gen$", "-I" + gen, x) for x in a if x != "-g"]
+            a += ["-g0", "-fkeep-static-functions", "-D__LINE__=0",
+                  '-D__FILE__="f"', "-Wno-builtin-macro-redefined", "-w"]
+            r = sh(a, cwd=e["directory"])
+            if r.returncode:
+                return None
+            sh(["objcopy", "--strip-debug", "-R", ".comment", o])
+            with open(o, "rb") as fh:
+                out[cfg] = fh.read()
+        return out
+
+    def baseline(self, files):
+        """Failing tests of the unmodified patched tree (excluded as kills)."""
+        write_files(self.tree, files)
+        targets = [f"{s}-{c}" for c in CONFIGS for s in self.suites()]
+        ok, err = self.build(targets)
+        if not ok:
+            raise SystemExit(f"the patched tree does not build: {err}")
+        fail = set()
+        for c in CONFIGS:
+            for s in self.suites():
+                fail |= self.run(s, c)
+        return fail
+
+
+class KillOrder:
+    """Suites ordered by how often they killed so far (shared, thread-safe)."""
+
+    def __init__(self, suites, prior=None):
+        self.lock = threading.Lock()
+        self.count = {s: 0 for s in suites}
+        for s, n in (prior or {}).items():
+            if s in self.count:
+                self.count[s] += n
+
+    def __call__(self):
+        with self.lock:
+            return sorted(self.count, key=lambda s: (-self.count[s], s))
+
+    def credit(self, killers):
+        with self.lock:
+            for k in {k.split(":")[0] for k in killers}:
+                if k in self.count:
+                    self.count[k] += 1
+
+
+def start_workers(n, base_files, first=0):
+    """n configured workers (w<first>..), each built on the patched tree;
+    returns (workers, baseline failing tests)."""
+    workers = [Worker(first + i, base_files) for i in range(n)]
+    fails = [None] * n
+
+    def go(i):
+        workers[i].configure()
+        fails[i] = workers[i].baseline(base_files)
+
+    ths = [threading.Thread(target=go, args=(i,)) for i in range(n)]
+    for t in ths:
+        t.start()
+    for t in ths:
+        t.join()
+    if any(f is None for f in fails):
+        raise SystemExit("a worker failed to build the patched tree")
+    return workers, set().union(*fails)
+
+
+def run_pool(items, workers, fn):
+    """Run fn(worker, item) over items, one thread per worker."""
+    lock = threading.Lock()
+    queue = list(items)
+    results = {}
+
+    def loop(w):
+        while True:
+            with lock:
+                if not queue:
+                    return
+                it = queue.pop(0)
+            results[id(it)] = fn(w, it)
+
+    ths = [threading.Thread(target=loop, args=(w,)) for w in workers]
+    for t in ths:
+        t.start()
+    for t in ths:
+        t.join()
+    return [results[id(it)] for it in items]
+
+
+def sha(text):
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()

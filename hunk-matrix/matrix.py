@@ -1,0 +1,601 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Hunk guard matrix: leave out each hunk of kernel-src/patches/series in
+turn and show which unit test fails.
+
+For each hunk H of patch P:
+  tree(H) = base + series, with P applied without H (patch --fuzz=0; line
+            offsets allowed, because leaving a hunk out shifts later lines).
+  If a later patch no longer applies, H is *entangled*: tree(H) is then the
+  patched tree with H alone reverse-applied.  If that fails too, H is
+  entangled-unrevertible (listed, not run).
+Then, mechanically:
+  * extraction (kernel-src/extract.py, #line stripped) identical to the
+    patched tree's -> equivalent (comment-only if the files are equal with
+    comments/whitespace removed, else outside-extraction: the change is in
+    code no suite compiles);
+  * same definitions in another order -> equivalent (code motion);
+  * equal after renaming the identifiers H renames -> equivalent (rename);
+  * otherwise build + run the suites, config by config (rt-rps first), suite
+    by suite (the suite that killed most so far first), stopping at the
+    first failing test that passes on the patched tree (--full: run all).
+Equivalent hunks must be listed in hunk-matrix/equivalent.md and vice versa.
+
+Exit status: 1 if a non-equivalent hunk survives (they are listed), 2 if
+equivalent.md disagrees with the mechanical check, 0 otherwise.
+"""
+
+import argparse
+import concurrent.futures as cf
+import os
+import re
+import shutil
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hmlib as H  # noqa: E402
+
+OUT = os.path.join(H.ROOT, "build", "hunk-matrix")
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class Hunk:
+    def __init__(self, patch, pnum, idx, fidx, path, header, lines,
+                 new_start):
+        self.patch, self.pnum, self.idx = patch, pnum, idx
+        self.fidx, self.path, self.header = fidx, path, header
+        self.lines, self.new_start = lines, new_start
+        self.id = f"{pnum}.{idx}"
+        self.func = ""
+        self.result = ""
+        self.method = "omitted"
+        self.killers = set()
+        self.detail = ""
+        self.seconds = 0.0
+
+    def text(self):
+        return self.header + "".join(self.lines)
+
+
+def parse_patch(path):
+    """[(file preamble lines, path, [(header, lines, new_start)])]"""
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        lines = f.readlines()
+    files, i = [], 0
+    while i < len(lines):
+        if lines[i].startswith("diff --git "):
+            pre = [lines[i]]
+            i += 1
+            while i < len(lines) and not lines[i].startswith("@@"):
+                pre.append(lines[i])
+                if lines[i].startswith("+++ "):
+                    rel = lines[i][4:].strip()
+                    rel = rel[2:] if rel.startswith("b/") else rel
+                i += 1
+            hunks = []
+            while i < len(lines) and lines[i].startswith("@@"):
+                m = re.match(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@",
+                             lines[i])
+                old = int(m.group(2) or 1)
+                new = int(m.group(4) or 1)
+                hdr, body, i = lines[i], [], i + 1
+                while old > 0 or new > 0:
+                    l = lines[i]
+                    body.append(l)
+                    if l.startswith("\\"):
+                        i += 1
+                        continue
+                    if l[0] in " -":
+                        old -= 1
+                    if l[0] in " +":
+                        new -= 1
+                    i += 1
+                while i < len(lines) and lines[i].startswith("\\"):
+                    body.append(lines[i])
+                    i += 1
+                hunks.append((hdr, body, int(m.group(3))))
+            files.append((pre, rel, hunks))
+        else:
+            i += 1
+    return files
+
+
+def render(files, skip=()):
+    """The patch text without the hunks skip={(file index, hunk index)}."""
+    out = []
+    for fi, (pre, _, hunks) in enumerate(files):
+        keep = [h for hi, h in enumerate(hunks) if (fi, hi) not in skip]
+        if keep:
+            out += pre
+            for hdr, body, _ in keep:
+                out.append(hdr)
+                out += body
+    return "".join(out)
+
+
+def apply(tree, text, reverse=False):
+    if not text:
+        return True, ""
+    args = ["patch", "-p1", "--fuzz=0", "--no-backup-if-mismatch", "--batch",
+            "--forward", "-s", "-d", tree]
+    if reverse:
+        args = ["patch", "-p1", "-R", "--fuzz=0", "--no-backup-if-mismatch",
+                "--batch", "-s", "-d", tree]
+    r = H.sh(args, input=text)
+    return r.returncode == 0, (r.stdout + r.stderr).strip()
+
+
+def copy_files(src, dst):
+    for f in H.TREE_FILES:
+        os.makedirs(os.path.dirname(os.path.join(dst, f)), exist_ok=True)
+        shutil.copyfile(os.path.join(src, f), os.path.join(dst, f))
+
+
+def changed_lines(hunk):
+    """New-side line numbers the hunk adds, or around which it deletes."""
+    n, out = hunk.new_start, set()
+    for l in hunk.lines:
+        if l.startswith("+"):
+            out.add(n)
+            n += 1
+        elif l.startswith("-"):
+            out |= {max(n - 1, 1), n}
+        elif l.startswith(" "):
+            n += 1
+    return out
+
+
+def rename_map(hunk):
+    """Identifier pairs old->new from -/+ line pairs that differ only in
+    identifiers (empty if the hunk is not a pure rename)."""
+    minus = [l[1:] for l in hunk.lines if l.startswith("-")]
+    plus = [l[1:] for l in hunk.lines if l.startswith("+")]
+    if not minus or len(minus) != len(plus):
+        return {}
+    tok = re.compile(r"[A-Za-z_]\w*|\S")
+    m = {}
+    for a, b in zip(minus, plus):
+        ta, tb = tok.findall(a), tok.findall(b)
+        if len(ta) != len(tb):
+            return {}
+        for x, y in zip(ta, tb):
+            if x == y:
+                continue
+            if not (re.match(r"[A-Za-z_]", x) and re.match(r"[A-Za-z_]", y)):
+                return {}
+            if m.get(x, y) != y:
+                return {}
+            m[x] = y
+    return m
+
+
+def apply_map(ext, m):
+    if not m:
+        return ext
+    rx = re.compile(r"\b(" + "|".join(map(re.escape, m)) + r")\b")
+    return {k: rx.sub(lambda mo: m[mo.group(1)], v) for k, v in ext.items()}
+
+
+def load_equivalent_md():
+    """{hunk id: justification} from hunk-matrix/equivalent.md table rows."""
+    p = os.path.join(HERE, "equivalent.md")
+    out = {}
+    if not os.path.exists(p):
+        return out
+    for line in open(p):
+        m = re.match(r"\|\s*(\d+\.\d+)\s*\|([^|]*)\|([^|]*)\|(.*)\|\s*$", line)
+        if m:
+            out[m.group(1)] = (m.group(2).strip(), m.group(4).strip())
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--jobs", "-j", type=int, default=2,
+                    help="workers (each builds with ninja -j1)")
+    ap.add_argument("--full", action="store_true",
+                    help="run every configuration and suite for each hunk "
+                         "(complete list of killing tests)")
+    ap.add_argument("--no-groups", action="store_true",
+                    help="do not look for a buildable group (neighbour hunk, "
+                         "whole patch) for hunks whose omission does not build")
+    ap.add_argument("--classify-only", action="store_true",
+                    help="stop after the mechanical classification")
+    ap.add_argument("--only", help="comma-separated hunk ids (e.g. 14.3)")
+    args = ap.parse_args()
+    t0 = time.time()
+    timing = {}
+    scratch = os.path.join(H.SCRATCH, "matrix")
+    shutil.rmtree(scratch, ignore_errors=True)
+    os.makedirs(scratch)
+    os.makedirs(OUT, exist_ok=True)
+
+    base = H.prepare_tree("base")
+    patched = H.prepare_tree("patched")
+    patched_files = H.read_files(patched)
+    series = [l.strip() for l in open(os.path.join(H.PATCHES, "series"))
+              if l.strip() and not l.startswith("#")]
+    parsed = [parse_patch(os.path.join(H.PATCHES, p)) for p in series]
+
+    # States after each prefix of the series.
+    states = [os.path.join(scratch, "state", "00")]
+    copy_files(base, states[0])
+    for k, p in enumerate(series):
+        d = os.path.join(scratch, "state", f"{k + 1:02d}")
+        copy_files(states[-1], d)
+        ok, err = apply(d, render(parsed[k]))
+        if not ok:
+            raise SystemExit(f"{p} does not apply in sequence: {err}")
+        states.append(d)
+    if H.read_files(states[-1]) != patched_files:
+        raise SystemExit("base + series differs from prepare-tree patched")
+    state_files = [H.read_files(d) for d in states]
+
+    manifest = H.manifest_names()
+    hunks = []
+    for k, p in enumerate(series):
+        pnum = p[:4].lstrip("0") or "0"
+        idx = 0
+        ctags_cache = {}
+        for fi, (_, rel, hs) in enumerate(parsed[k]):
+            for hi, (hdr, body, ns) in enumerate(hs):
+                idx += 1
+                h = Hunk(p, pnum, idx, (fi, hi), rel, hdr, body, ns)
+                h.k = k
+                if rel not in ctags_cache:
+                    ctags_cache[rel] = H.ctags_defs(states[k + 1], rel)
+                cl = changed_lines(h)
+                names = []
+                for name, kind, s, e in ctags_cache[rel]:
+                    if kind == "prototype":
+                        continue
+                    if any(s <= x <= e for x in cl) and name not in names:
+                        names.append(name)
+                h.func = ",".join(
+                    n + ("" if n in manifest else "(not in manifest)")
+                    for n in names) or "(top level)"
+                hunks.append(h)
+    all_hunks = hunks
+    if args.only:
+        want = set(args.only.split(","))
+        hunks = [h for h in hunks if h.id in want]
+    timing["parse"] = time.time() - t0
+
+    def make_tree(k, group, d):
+        """Tree = base + series with the hunks of group (all of patch k) left
+        out.  Returns (method, prefix): prefix is None when the tree is a
+        variant of the patched tree, else the prefix it is a variant of."""
+        skip = {g.fidx for g in group}
+        shutil.rmtree(d, ignore_errors=True)
+        copy_files(states[k], d)
+        ok, err = apply(d, render(parsed[k], skip))
+        for j in range(k + 1, len(series)):
+            if not ok:
+                break
+            ok, err = apply(d, render(parsed[j]))
+            if not ok:
+                err = f"{series[j]}: {err.splitlines()[0] if err else ''}"
+        if ok:
+            return "omitted", None, ""
+        why = err
+        # 1. the hunks alone, reverse-applied exactly on the patched tree
+        copy_files(states[-1], d)
+        one = "".join(
+            "".join(parsed[k][fi][0]) +
+            "".join(hdr + "".join(body)
+                    for hi, (hdr, body, _) in enumerate(parsed[k][fi][2])
+                    if (fi, hi) in skip)
+            for fi in sorted({f for f, _ in skip}))
+        ok, _ = apply(d, one, reverse=True)
+        if ok:
+            return "entangled (reverse-applied on the patched tree)", None, why
+        # 2. three-way merge of "prefix k+1 -> prefix k+1 without the hunks"
+        #    onto the patched tree (diff3 -m, no conflict allowed)
+        rev = d + ".rev"
+        shutil.rmtree(rev, ignore_errors=True)
+        copy_files(states[k], rev)
+        apply(rev, render(parsed[k], skip))
+        revf = H.read_files(rev)
+        merged = {}
+        for f in H.TREE_FILES:
+            if revf[f] == state_files[k + 1][f]:
+                merged[f] = patched_files[f]
+                continue
+            r = H.sh(["diff3", "-m", os.path.join(patched, f),
+                      os.path.join(states[k + 1], f), os.path.join(rev, f)])
+            if r.returncode != 0:
+                merged = None
+                break
+            merged[f] = r.stdout
+        if merged is not None:
+            H.write_files(d, merged, only_changed=False)
+            return "entangled (3-way merged onto the patched tree)", None, why
+        # 3. test at the prefix: prefix k+1 without the hunks vs prefix k+1
+        shutil.rmtree(d)
+        shutil.copytree(rev, d)
+        return (f"entangled (tested at prefix {k + 1:02d}: later patches "
+                "rewrite its lines)", k + 1, why)
+
+    t = time.time()
+    ref_gen = {}
+    ref_lock = threading.Lock()
+
+    def reference(prefix):
+        """(extraction, gen dir) of the patched tree or of a prefix."""
+        key = prefix if prefix is not None else len(series)
+        with ref_lock:
+            if key not in ref_gen:
+                gd = os.path.join(scratch, "ref-gen", f"{key:02d}")
+                ext, err = H.extract(states[key] if prefix is not None
+                                     else patched, gd)
+                if ext is None:
+                    raise SystemExit(f"extraction failed on {key}: {err}")
+                ref_gen[key] = (ext, gd)
+            return ref_gen[key]
+
+    def classify(h, group=None, tag=None):
+        group = group or [h]
+        d = os.path.join(scratch, "hunk", tag or h.id, "tree")
+        method, prefix, why = make_tree(h.k, group, d)
+        if tag is None:
+            h.method, h.prefix = method, prefix
+            if why:
+                h.detail = why
+        files = H.read_files(d)
+        pgen, _ = reference(prefix)
+        reff = patched_files if prefix is None else state_files[prefix]
+        gdir = os.path.join(os.path.dirname(d), "gen")
+        ext, err = H.extract(d, gdir)
+        if tag is not None:
+            motion = (ext is not None and H.nolines(ext) != H.nolines(pgen)
+                      and H.extraction_chunks(ext) ==
+                      H.extraction_chunks(pgen))
+            return files, prefix, motion
+        h.files, h.gen = files, gdir
+        if ext is None:
+            h.result = "run"
+            return
+        m = rename_map(h)
+        pre = state_files[h.k]
+        wordin = lambda w, fs: any(re.search(r"\b%s\b" % re.escape(w), t)
+                                   for t in fs.values())
+        # A rename: every old name is gone from the patched tree and every
+        # new name did not exist before the patch.
+        if m and (any(wordin(a, patched_files) for a in m) or
+                  any(wordin(b, pre) for b in m.values())):
+            m = {}
+        if H.nolines(ext) == H.nolines(pgen):
+            same = all(H.strip_comments_ws(files[f]) ==
+                       H.strip_comments_ws(reff[f]) for f in H.TREE_FILES)
+            h.result = "equivalent"
+            if same:
+                h.equiv = ("comment-only: the files are equal without comments "
+                           "and whitespace")
+            elif m:
+                h.equiv = ("rename (outside the extraction): " +
+                           ", ".join(f"{a}->{b}" for a, b in m.items()))
+            else:
+                h.equiv = ("outside-extraction: extract.py output identical "
+                           "(#line stripped); no suite compiles the change")
+        elif H.extraction_chunks(ext) == H.extraction_chunks(pgen):
+            h.result = "equivalent"
+            h.equiv = "code-motion: the same definitions, in another order"
+        elif m and H.extraction_chunks(apply_map(ext, m), ("present.h",),
+                                       True) == \
+                H.extraction_chunks(apply_map(pgen, m), ("present.h",), True):
+            h.result = "equivalent"
+            h.equiv = ("rename: equal extraction after renaming " +
+                       ", ".join(f"{a}->{b}" for a, b in m.items()))
+        else:
+            h.result = "run"
+
+    with cf.ThreadPoolExecutor(max(2, args.jobs)) as ex:
+        list(ex.map(classify, hunks))
+    timing["trees+extraction"] = time.time() - t
+
+    todo = [h for h in hunks if h.result == "run"]
+    if args.classify_only:
+        for h in hunks:
+            H.log(f"{h.id:6} {h.result:12} {h.method[:50]:50} {h.func[:30]:30} "
+                  f"{getattr(h, 'equiv', '')[:50]}")
+        return 0
+
+    # Build and run the rest (prefix-tested hunks last, grouped by prefix).
+    t = time.time()
+    workers, base_fail = H.start_workers(min(args.jobs, max(1, len(todo))),
+                                         patched_files)
+    timing["baseline build"] = time.time() - t
+    order = H.KillOrder(workers[0].suites())
+    refs = {}
+    ref_cache = {}
+    rc_lock = threading.Lock()
+
+    def prefix_baseline(w, prefix):
+        """Lazy per-binary baseline of a prefix, on the worker's own
+        reference tree (w<10+i>), so the worker's tree is not switched."""
+        with rc_lock:
+            if w.idx not in refs:
+                refs[w.idx] = H.Worker(10 + w.idx, state_files[prefix])
+                refs[w.idx].configure()
+        ref = refs[w.idx]
+
+        def base(suite, cfg):
+            key = (prefix, suite, cfg)
+            with rc_lock:
+                if key in ref_cache:
+                    return ref_cache[key]
+            r = ref.probe(state_files[prefix], suite, cfg)
+            r = r if r is not None else {f"{suite}:{cfg}:(no build)"}
+            with rc_lock:
+                ref_cache[key] = r
+            return r
+        return base
+
+    def run_variant(w, files, prefix):
+        bl = base_fail if prefix is None else prefix_baseline(w, prefix)
+        res, killers, detail = w.evaluate(files, bl, order, full=args.full)
+        # A prefix baseline that itself fails a test everywhere is not a
+        # kill; "(no build)" baselines mean: all of that binary's failures
+        # are excluded.
+        order.credit(killers)
+        return res, killers, detail
+
+    def evaluate(w, h):
+        ts = time.time()
+        res, killers, detail = run_variant(w, h.files, h.prefix)
+        h.result, h.killers = res, killers
+        if detail:
+            h.detail = detail
+        if res == "survived":
+            # Dead code? Compare the compiled objects (every static function
+            # kept, __LINE__/__FILE__ neutralised) in the four configs.
+            a = w.objects(h.gen, h.id)
+            b = w.objects(reference(h.prefix)[1], f"ref-{h.prefix}")
+            if a and a == b:
+                h.result = "equivalent"
+                h.equiv = ("dead code: compiled objects identical "
+                           "(-fkeep-static-functions, __LINE__/__FILE__ "
+                           "neutralised) in the 4 configurations")
+        if res == "killed-build" and not args.no_groups:
+            # Which tests guard it once it builds: leave out a neighbour
+            # hunk of the same patch too, then the whole patch.
+            same = [g for g in all_hunks if g.k == h.k and g is not h]
+            same.sort(key=lambda g: abs(g.idx - h.idx))
+            groups = [[h, g] for g in same[:6]]
+            if len(same) > 1:
+                groups.append([h] + same)
+            for grp in groups:
+                tag = h.id + "+" + "+".join(g.id for g in grp[1:])
+                if len(grp) > 2:
+                    tag = h.id + "+patch"
+                files, prefix, motion = classify(h, grp, tag)
+                if motion:
+                    r2, k2 = "equivalent (code motion: same definitions)", set()
+                else:
+                    r2, k2, _ = run_variant(w, files, prefix)
+                if r2 != "killed-build":
+                    h.group = ("whole patch " + h.patch[:4]
+                               if tag.endswith("+patch") else
+                               "with " + ", ".join(g.id for g in grp[1:]))
+                    h.group_result, h.group_killers = r2, k2
+                    if prefix is not None:
+                        h.group += f" (at prefix {prefix:02d})"
+                    break
+        h.seconds = time.time() - ts
+        H.log(f"  {h.id:6} {h.result:13} {h.seconds:5.1f}s "
+              f"{' '.join(sorted(killers))[:90]}"
+              + (f" | {h.group}: {h.group_result}"
+                 if getattr(h, 'group', '') else ""))
+
+    t = time.time()
+    todo.sort(key=lambda h: (h.prefix or 0, h.k))
+    H.run_pool(todo, workers, evaluate)
+    timing["build+run"] = time.time() - t
+    timing["total"] = time.time() - t0
+
+    # Equivalent.md cross-check.
+    listed = load_equivalent_md()
+    eq = {h.id for h in hunks if h.result == "equivalent"}
+    problems = []
+    if not args.only:
+        for i in sorted(eq - set(listed)):
+            problems.append(f"{i}: mechanically equivalent, not listed in "
+                            "hunk-matrix/equivalent.md")
+        for i in sorted(set(listed) - eq):
+            problems.append(f"{i}: listed in hunk-matrix/equivalent.md but "
+                            "not mechanically equivalent")
+
+    write_reports(hunks, timing, base_fail, listed, problems, args)
+    survivors = [h for h in hunks if h.result == "survived"]
+    for p in problems:
+        H.log("equivalent.md: " + p)
+    H.log("timings: " + ", ".join(f"{k} {v:.1f}s" for k, v in timing.items()))
+    if survivors:
+        H.log("SURVIVED (no test fails without the hunk):")
+        for h in survivors:
+            H.log(f"  {h.id} {h.patch} {h.func}")
+        return 1
+    return 2 if problems else 0
+
+def short(killers):
+    tests = {}
+    for k in sorted(killers):
+        s, c, t = k.split(":", 2)
+        tests.setdefault(t, []).append(c)
+    return "; ".join(f"{t} [{','.join(c)}]" for t, c in sorted(tests.items()))
+
+
+def write_reports(hunks, timing, base_fail, listed, problems, args):
+    counts = {}
+    for h in hunks:
+        counts[h.result] = counts.get(h.result, 0) + 1
+    ent = sum(1 for h in hunks if h.method.startswith("entangled"))
+    with open(os.path.join(OUT, "matrix.tsv"), "w") as f:
+        f.write("hunk\tpatch\tfile\tfunction\tresult\tmethod\t"
+                "killing_tests\tdetail\tseconds\n")
+        for h in hunks:
+            detail = getattr(h, "equiv", "") or h.detail
+            grp = ""
+            if getattr(h, "group", ""):
+                grp = (f"; {h.group} also left out: {h.group_result} " +
+                       " ".join(sorted(h.group_killers)))
+            f.write("\t".join([h.id, h.patch, h.path, h.func, h.result,
+                               h.method, " ".join(sorted(h.killers)) + grp,
+                               detail.replace("\t", " ").replace("\n", " "),
+                               f"{h.seconds:.1f}"]) + "\n")
+    md = ["# Hunk guard matrix", "",
+          "Generated by `make hunk-matrix` (hunk-matrix/matrix.py): every hunk "
+          "of `kernel-src/patches/series` left out in turn, the unit suites "
+          "run against the result. Do not edit by hand.", "",
+          f"Mode: {'full (every configuration and suite)' if args.full else 'first kill (rt-rps first; stops at the first suite binary with a failing test)'}.",
+          "",
+          "| result | hunks |", "|---|---|"]
+    for r in ("killed", "killed-build", "survived", "equivalent",
+              "untestable", "entangled-unrevertible"):
+        md.append(f"| {r} | {counts.get(r, 0)} |")
+    md.append(f"| (of which entangled: later patches need the hunk) | {ent} |")
+    md.append(f"| total | {len(hunks)} |")
+    md += ["", "Timings (s): " + ", ".join(f"{k} {v:.1f}"
+                                           for k, v in timing.items()), ""]
+    if base_fail:
+        md += ["Tests already failing on the patched tree (never counted as "
+               "kills): " + ", ".join(sorted(base_fail)), ""]
+    md += ["| hunk | patch | function | result | killing tests |",
+           "|---|---|---|---|---|"]
+    for h in hunks:
+        res = h.result
+        if h.method.startswith("entangled"):
+            res += " (entangled" + (f", at prefix {h.prefix:02d}"
+                                    if getattr(h, "prefix", None) else "") + ")"
+        kill = short(h.killers)
+        if h.result == "equivalent":
+            kill = getattr(h, "equiv", "")
+        elif h.result == "killed-build":
+            kill = "build: " + h.detail.replace("|", "/")[:100]
+            if getattr(h, "group", ""):
+                kill += (f"; {h.group} also left out: {h.group_result} "
+                         + short(h.group_killers))
+        md.append(f"| {h.id} | {h.patch[:4]} {h.path} | "
+                  f"{h.func.replace('|', '/')} | {res} | {kill} |")
+    surv = [h for h in hunks if h.result in ("survived", "untestable",
+                                             "entangled-unrevertible")]
+    if surv:
+        md += ["", "## Hunks no test guards", ""]
+        for h in surv:
+            md += [f"### {h.id} ({h.patch}, {h.func}): {h.result}", "",
+                   "```diff", h.text().rstrip("\n"), "```", ""]
+    if problems:
+        md += ["", "## equivalent.md disagrees with the mechanical check", ""]
+        md += [f"- {p}" for p in problems]
+    text = "\n".join(md) + "\n"
+    with open(os.path.join(OUT, "matrix.md"), "w") as f:
+        f.write(text)
+    if not args.only:
+        shutil.copyfile(os.path.join(OUT, "matrix.md"),
+                        os.path.join(HERE, "matrix.md"))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Textual mutation testing of the manifest's functions in the patched tree.
+
+No C mutation tool is packaged for Debian 12 (`apt-cache search mutation`
+finds none; Mull and dextool are not packaged), so the operators are a small
+textual set, each a one-line edit that keeps the line count (so #line and
+every diagnostic still name the right line):
+
+  stmt-drop     a single-line statement becomes the empty statement `;`
+  negate-if     `if (C)` -> `if (!(C))` (condition on one line)
+  swap-raise    raise_softirq_irqoff <-> __raise_softirq_irqoff
+  swap-lock     spin_lock_bh <-> spin_lock, spin_lock_irqsave(l, f) ->
+                spin_lock(l), spin_lock_irq -> spin_lock (and the unlocks)
+  drop-bit      a set_bit/clear_bit (also __ forms) statement -> `;`
+  list-noop     a list_add_tail statement -> `;`
+
+Functions: those the manifest names in net/core/dev.c and net/core/skbuff.c.
+At most --per-function mutants are drawn per function (seeded; the seed is
+printed and written to the report); each is built and run like a hunk of the
+hunk matrix (first failing test wins).  A mutant that does not build is
+"stillborn" and left out of the score.  Score = killed / (killed+survived).
+"""
+
+import argparse
+import os
+import random
+import re
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hmlib as H  # noqa: E402
+
+OUT = os.path.join(H.ROOT, "build", "hunk-matrix")
+HERE = os.path.dirname(os.path.abspath(__file__))
+FILES = ["net/core/dev.c", "net/core/skbuff.c"]
+
+DECL = re.compile(r"^\s*(struct|union|enum|unsigned|signed|int|long|short|"
+                  r"bool|char|u8|u16|u32|u64|s32|s64|const|static|void|"
+                  r"LIST_HEAD|DEFINE_|__be|size_t|ktime_t|unsigned)\b")
+SWAPS = [
+    ("swap-raise", r"\b__raise_softirq_irqoff\(", "raise_softirq_irqoff("),
+    ("swap-raise", r"(?<!_)\braise_softirq_irqoff\(", "__raise_softirq_irqoff("),
+    ("swap-lock", r"\bspin_lock_bh\(", "spin_lock("),
+    ("swap-lock", r"\bspin_unlock_bh\(", "spin_unlock("),
+    ("swap-lock", r"\bspin_lock\(", "spin_lock_bh("),
+    ("swap-lock", r"\bspin_unlock\(", "spin_unlock_bh("),
+    ("swap-lock", r"\bspin_lock_irq\(", "spin_lock("),
+    ("swap-lock", r"\bspin_unlock_irq\(", "spin_unlock("),
+    ("swap-lock", r"\bspin_lock_irqsave\(([^,()]+(?:\([^()]*\))?[^,()]*),"
+                  r"[^;]*\);", r"spin_lock(\1);"),
+    ("swap-lock", r"\bspin_unlock_irqrestore\(([^,()]+(?:\([^()]*\))?[^,()]*),"
+                  r"[^;]*\);", r"spin_unlock(\1);"),
+]
+
+
+def balanced(s):
+    d = 0
+    for c in s:
+        d += c == "("
+        d -= c == ")"
+        if d < 0:
+            return False
+    return d == 0
+
+
+class Mutant:
+    def __init__(self, func, path, line, op, old, new):
+        self.func, self.path, self.line = func, path, line
+        self.op, self.old, self.new = op, old, new
+        self.result, self.killers, self.detail = "", set(), ""
+
+    def files(self, base):
+        lines = base[self.path].split("\n")
+        assert lines[self.line - 1] == self.old
+        lines[self.line - 1] = self.new
+        f = dict(base)
+        f[self.path] = "\n".join(lines)
+        return f
+
+
+def candidates(func, path, lines, start, end):
+    out = []
+    prev = ""
+    body = False
+    in_comment = False
+    for n in range(start, end + 1):
+        l = lines[n - 1]
+        s = l.strip()
+        # Never mutate inside a comment.
+        if in_comment:
+            if "*/" in s:
+                in_comment = False
+            continue
+        if s.startswith("/*") and "*/" not in s:
+            in_comment = True
+            continue
+        if s.startswith(("*", "//", "/*")):
+            continue
+        if not body:
+            if "{" in l:
+                body = True
+            prev = s
+            continue
+        ind = l[:len(l) - len(l.lstrip())]
+        simple = (s.endswith(";") and balanced(s) and
+                  (prev.endswith((";", "{", "}", ")", "*/", ":")) or
+                   prev == "" or prev.startswith("#")))
+        if simple and not DECL.match(s) and not s.startswith(("return",
+                                                              "}", "{")):
+            if re.match(r"(__)?(set|clear)_bit\(", s):
+                out.append(Mutant(func, path, n, "drop-bit", l, ind + ";"))
+            elif re.match(r"list_add_tail\(", s):
+                out.append(Mutant(func, path, n, "list-noop", l, ind + ";"))
+            elif s != ";":
+                out.append(Mutant(func, path, n, "stmt-drop", l, ind + ";"))
+        m = re.match(r"^(\s*(?:\}\s*else\s+)?if\s*)\((.*)\)(\s*\{?\s*)$", l)
+        if m and balanced(m.group(2)):
+            out.append(Mutant(func, path, n, "negate-if", l,
+                              f"{m.group(1)}(!({m.group(2)})){m.group(3)}"))
+        for op, rx, rep in SWAPS:
+            if re.search(rx, l):
+                out.append(Mutant(func, path, n, op, l,
+                                  re.sub(rx, rep, l, count=1)))
+        if s and not s.startswith(("/*", "*", "//")):
+            prev = s
+    return out
+
+
+def all_candidates(patched):
+    names = H.manifest_names()
+    files = H.read_files(patched)
+    by_func = {}
+    for path in FILES:
+        lines = files[path].split("\n")
+        for name, kind, s, e in H.ctags_defs(patched, path):
+            if kind == "function" and name in names:
+                by_func.setdefault(name, []).extend(
+                    candidates(name, path, lines, s, e))
+    return files, by_func
+
+
+def evaluate(mutants, jobs, first_worker, base_files, log=True):
+    workers, base_fail = H.start_workers(jobs, base_files, first_worker)
+    order = H.KillOrder(workers[0].suites())
+
+    def ev(w, m):
+        t = time.time()
+        res, killers, detail = w.evaluate(m.files(base_files), base_fail,
+                                          order)
+        m.result = "stillborn" if res == "killed-build" else res
+        m.killers, m.detail = killers, detail
+        order.credit(killers)
+        if log:
+            H.log(f"  {m.func:28} {m.path}:{m.line:<5} {m.op:10} "
+                  f"{m.result:9} {time.time() - t:4.1f}s "
+                  f"{' '.join(sorted(killers))[:60]}")
+
+    H.run_pool(mutants, workers, ev)
+    return base_fail
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seed", type=int,
+                    default=int(os.environ.get("SEED", "0")) or None)
+    ap.add_argument("--per-function", type=int,
+                    default=int(os.environ.get("PER_FUNCTION", "2")))
+    ap.add_argument("--jobs", "-j", type=int, default=2)
+    ap.add_argument("--functions", help="comma-separated function names")
+    args = ap.parse_args()
+    seed = args.seed if args.seed is not None else random.randrange(1, 1 << 31)
+    print(f"mutants: seed {seed} (SEED={seed} to repeat), "
+          f"{args.per_function} per function", flush=True)
+    t0 = time.time()
+    patched = H.prepare_tree("patched")
+    files, by_func = all_candidates(patched)
+    rnd = random.Random(seed)
+    chosen = []
+    for f in sorted(by_func):
+        if args.functions and f not in args.functions.split(","):
+            continue
+        c = by_func[f]
+        chosen += sorted(rnd.sample(c, min(args.per_function, len(c))),
+                         key=lambda m: m.line)
+    H.log(f"{len(chosen)} mutants of {sum(map(len, by_func.values()))} "
+          f"candidates in {len(by_func)} functions")
+    evaluate(chosen, args.jobs, 2, files)
+    elapsed = time.time() - t0
+    write_report(chosen, by_func, seed, args, elapsed)
+    surv = [m for m in chosen if m.result == "survived"]
+    print(f"mutants: {len(chosen)} run, "
+          f"{sum(m.result == 'killed' for m in chosen)} killed, "
+          f"{len(surv)} survived, "
+          f"{sum(m.result == 'stillborn' for m in chosen)} stillborn, "
+          f"{elapsed:.0f} s; report hunk-matrix/mutants.md")
+    return 0
+
+
+def write_report(chosen, by_func, seed, args, elapsed):
+    os.makedirs(OUT, exist_ok=True)
+    with open(os.path.join(OUT, "mutants.tsv"), "w") as f:
+        f.write("function\tfile\tline\top\tresult\tkilling_tests\told\tnew\n")
+        for m in chosen:
+            f.write("\t".join([m.func, m.path, str(m.line), m.op, m.result,
+                               " ".join(sorted(m.killers)), m.old.strip(),
+                               m.new.strip()]) + "\n")
+    tot = {"killed": 0, "survived": 0, "stillborn": 0}
+    rows = []
+    for fn in sorted({m.func for m in chosen}):
+        ms = [m for m in chosen if m.func == fn]
+        k = sum(m.result == "killed" for m in ms)
+        s = sum(m.result == "survived" for m in ms)
+        b = sum(m.result == "stillborn" for m in ms)
+        tot["killed"] += k
+        tot["survived"] += s
+        tot["stillborn"] += b
+        score = f"{100 * k / (k + s):.0f}%" if k + s else "-"
+        rows.append(f"| {fn} | {len(by_func[fn])} | {len(ms)} | {k} | {s} | "
+                    f"{b} | {score} |")
+    k, s = tot["killed"], tot["survived"]
+    md = ["# Mutation score of the manifest's functions", "",
+          "Generated by `make mutants` (hunk-matrix/mutants.py). Operators: "
+          "stmt-drop, negate-if, swap-raise, swap-lock, drop-bit, list-noop "
+          "(see the script). No C mutation tool is packaged for Debian 12, "
+          "so they are textual.", "",
+          f"Seed **{seed}**, at most {args.per_function} mutants per function "
+          f"(repeat with `make mutants SEED={seed}`); {len(chosen)} mutants, "
+          f"{elapsed:.0f} s.", "",
+          f"Overall: {k} killed, {s} survived, {tot['stillborn']} stillborn "
+          f"(do not build; not scored): score "
+          f"{(100 * k / (k + s)) if k + s else 0:.0f}%.", "",
+          "| function | candidates | run | killed | survived | stillborn | "
+          "score |", "|---|---|---|---|---|---|---|"] + rows
+    surv = [m for m in chosen if m.result == "survived"]
+    md += ["", "## Surviving mutants", ""]
+    if not surv:
+        md.append("None.")
+    for m in surv:
+        md += [f"- `{m.func}` {m.path}:{m.line} ({m.op}): "
+               f"`{m.old.strip()}` -> `{m.new.strip()}`"]
+    md += ["", "## Killed mutants", "",
+           "| function | line | op | mutated line | first killing tests |",
+           "|---|---|---|---|---|"]
+    for m in chosen:
+        if m.result == "killed":
+            kt = ", ".join(sorted({k.split(':', 2)[2] + " [" +
+                                   k.split(':')[1] + "]"
+                                   for k in m.killers}))
+            md.append(f"| {m.func} | {m.line} | {m.op} | "
+                      f"`{m.new.strip().replace('|', '/')}` | {kt} |")
+    text = "\n".join(md) + "\n"
+    with open(os.path.join(OUT, "mutants.md"), "w") as f:
+        f.write(text)
+    with open(os.path.join(HERE, "mutants.md"), "w") as f:
+        f.write(text)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
