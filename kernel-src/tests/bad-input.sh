@@ -128,7 +128,23 @@ patch-does-not-apply)
 PATCH
 	expect_error "patch bad.patch does not apply cleanly to the patched tree" \
 		env NAPITEST_CACHE="$work/cache" "$work/ks/prepare-tree" patched
+	grep -q "patching file net/core/dev.c" "$work/err" || fail "the file is not named"
+	grep -q "Hunk #1 FAILED" "$work/err" || fail "the hunk is not named"
 	[ -z "$(ls -A "$work/cache/trees")" ] || fail "something was left in the cache's trees/" ;;
+series-entry-without-file|patch-not-in-series)
+	# The series file and the directory must agree.
+	small_cache "$work/cache"
+	mkdir -p "$work/ks/patches"
+	cp "$ks/prepare-tree" "$ks/trees.conf" "$work/ks/"
+	if [ "$case_name" = series-entry-without-file ]; then
+		printf '0001-missing.patch\n' >"$work/ks/patches/series"
+		re="series lists '0001-missing.patch', but there is no such file"
+	else
+		: >"$work/ks/patches/series"
+		: >"$work/ks/patches/0001-stray.patch"
+		re="0001-stray.patch is not listed in any series file"
+	fi
+	expect_error "$re" env NAPITEST_CACHE="$work/cache" "$work/ks/prepare-tree" patched ;;
 *)
 	fail "unknown case" ;;
 esac
