@@ -36,22 +36,12 @@ static int rx_poll(struct napi_struct *n, int budget)
 	return 0;
 }
 
-static void fake_napi_init(struct napi_struct *n,
-			   int (*poll)(struct napi_struct *, int))
-{
-	memset(n, 0, sizeof(*n));
-	INIT_LIST_HEAD(&n->poll_list);
-	init_gro_hash(n);
-	n->poll = poll;
-	n->weight = 64;
-	n->dev = &test_dev;
-}
 
 static int setup(void **state)
 {
 	(void)state;
 	napitest_boot(2);
-	fake_napi_init(&rx_napi, rx_poll);
+	napitest_napi_init(&rx_napi, &test_dev, rx_poll);
 	rx_target_cpu = 1;
 	rx_nr_packets = FLOOD;
 	return 0;
@@ -68,15 +58,6 @@ static void rx_interrupt_on_cpu0(void)
 	sim_switch_cpu(prev);
 }
 
-static struct task_struct *backlog_thread(int cpu)
-{
-#if EXTRACTED_HAVE_backlog_napi
-	return per_cpu(backlog_napi, cpu);
-#else
-	(void)cpu;
-	return NULL;
-#endif
-}
 
 /*
  * V16, the headline: a flood RPS-steered from CPU 0 to idle CPU 1, executed
@@ -88,7 +69,7 @@ static struct task_struct *backlog_thread(int cpu)
  */
 static void v16_rt_remote_enqueue_sends_no_ipi(void **state)
 {
-	struct task_struct *thr = backlog_thread(1);
+	struct task_struct *thr = napitest_backlog_thread(1);
 	struct task_struct *ksd1 = per_cpu(ksoftirqd, 1);
 	unsigned long thr_sw = thr ? thr->switches : 0;
 	unsigned long ksd1_sw = ksd1->switches;
@@ -159,7 +140,7 @@ static void v17_local_enqueue_uses_poll_list(void **state)
 	unsigned int qtail;
 
 	(void)state;
-	if (WANT_THREADS && !backlog_thread(0))
+	if (WANT_THREADS && !napitest_backlog_thread(0))
 		fail_msg("no backlog_napi/0 thread in this tree (%s)",
 			 EXTRACTED_TREE);
 	sim_switch_cpu(0);
@@ -199,7 +180,7 @@ static void v22_stale_rps_ipi_list_ignored_with_threads(void **state)
 	sd->rps_ipi_list = remsd;
 
 	if (WANT_THREADS) {
-		if (!backlog_thread(1))
+		if (!napitest_backlog_thread(1))
 			fail_msg("no backlog_napi/1 thread in this tree (%s)",
 				 EXTRACTED_TREE);
 		assert_false(sd_has_rps_ipi_waiting(sd));

@@ -83,16 +83,6 @@ static bool expect_threads(void)
 #endif
 }
 
-/* The backlog_napi/N thread of cpu, or NULL (and none before patch 14). */
-static struct task_struct *backlog_thread(int cpu)
-{
-#if EXTRACTED_HAVE_backlog_napi
-	return per_cpu(backlog_napi, cpu);
-#else
-	(void)cpu;
-	return NULL;
-#endif
-}
 
 static void require_backlog_threads(void)
 {
@@ -139,7 +129,7 @@ static void v21_backlog_threads_per_online_cpu(void **state)
 	require_backlog_threads();
 	for_each_possible_cpu(cpu) {
 		struct napi_struct *napi = &per_cpu(softnet_data, cpu).backlog;
-		struct task_struct *t = backlog_thread(cpu);
+		struct task_struct *t = napitest_backlog_thread(cpu);
 		char comm[TASK_COMM_LEN];
 
 		if (!expect_threads() || !cpu_online(cpu)) {
@@ -168,7 +158,7 @@ static void v21_backlog_threads_per_online_cpu(void **state)
 static void v21_park_unpark_keeps_thread_and_setup_once(void **state)
 {
 	struct napi_struct *napi = &per_cpu(softnet_data, 1).backlog;
-	struct task_struct *t = backlog_thread(1);
+	struct task_struct *t = napitest_backlog_thread(1);
 
 	(void)state;
 	require_backlog_threads();
@@ -178,7 +168,7 @@ static void v21_park_unpark_keeps_thread_and_setup_once(void **state)
 		assert_int_equal(READ_ONCE(t->__state), TASK_PARKED);
 	}
 	sim_cpu_up(1);
-	assert_ptr_equal(backlog_thread(1), t);
+	assert_ptr_equal(napitest_backlog_thread(1), t);
 	assert_int_equal(sim_smpboot_setup_runs(1), expect_threads());
 	if (t) {
 		assert_false(t->parked);
@@ -229,7 +219,7 @@ static void v19_cpu_dead_keeps_threaded(void **state)
 {
 	struct softnet_data *sd = &per_cpu(softnet_data, 1);
 	struct napi_struct *napi = &sd->backlog;
-	struct task_struct *t = backlog_thread(1);
+	struct task_struct *t = napitest_backlog_thread(1);
 	unsigned long wakeups;
 	unsigned int qtail;
 	int prev;

@@ -72,23 +72,13 @@ static int poll_b(struct napi_struct *n, int budget)
 	return 0;
 }
 
-static void fake_napi_init(struct napi_struct *n,
-			   int (*poll)(struct napi_struct *, int))
-{
-	memset(n, 0, sizeof(*n));
-	INIT_LIST_HEAD(&n->poll_list);
-	init_gro_hash(n);
-	n->poll = poll;
-	n->weight = 64;
-	n->dev = &test_dev;
-}
 
 static int setup(void **state)
 {
 	(void)state;
 	napitest_boot(2);
-	fake_napi_init(&napi_a, poll_a);
-	fake_napi_init(&napi_b, poll_b);
+	napitest_napi_init(&napi_a, &test_dev, poll_a);
+	napitest_napi_init(&napi_b, &test_dev, poll_b);
 	a_polls = b_polls = 0;
 	a_saw_in_rx_action = false;
 	a_raises_during_poll = 0;

@@ -48,6 +48,13 @@ static int dev_poll(struct napi_struct *napi, int budget)
 	return work;
 }
 
+/* test_dev's NAPI, threaded on cpu (see napitest_threaded_napi()). */
+static struct napi_struct *threaded_napi_on(int cpu)
+{
+	napitest_threaded_napi(&test_napi, &test_dev, dev_poll, cpu);
+	return &test_napi;
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -69,42 +76,7 @@ static int teardown(void **state)
 	return 0;
 }
 
-/*
- * The driver NAPI of test_dev, threaded on cpu: netif_napi_add() and
- * dev_set_threaded(dev, true).  The thread runs until it sleeps in
- * napi_thread_wait().
- */
-static struct napi_struct *threaded_napi_on(int cpu)
-{
-	struct napi_struct *napi = &test_napi;
-	int prev;
 
-	memset(napi, 0, sizeof(*napi));
-	INIT_LIST_HEAD(&napi->poll_list);
-	init_gro_hash(napi);
-	napi->dev = &test_dev;
-	napi->poll = dev_poll;
-	napi->weight = 64;
-	prev = sim_switch_cpu(cpu);
-	napi->thread = kthread_run(napi_threaded_poll, napi, "napi/%s-%d",
-				   test_dev.name, 0);
-	set_bit(NAPI_STATE_THREADED, &napi->state);
-	sim_run_cpu(cpu, 16);
-	sim_switch_cpu(prev);
-	assert_int_equal(READ_ONCE(napi->thread->__state), TASK_INTERRUPTIBLE);
-	return napi;
-}
-
-/* The device interrupt on cpu: napi_schedule() in hardirq context. */
-static void device_irq(int cpu, struct napi_struct *napi)
-{
-	int prev = sim_switch_cpu(cpu);
-
-	sim_hardirq_enter();
-	napi_schedule(napi);
-	sim_hardirq_exit();
-	sim_switch_cpu(prev);
-}
 
 /*
  * V14 (patch 12): ____napi_schedule() sets SCHED_THREADED even when the
@@ -175,7 +147,7 @@ static void v23_long_repoll_reports_rcu_qs(void **state)
 	(void)state;
 	dev_full_until = 350;		/* full budget: repoll, 350 times */
 	dev_tick_every = 1;		/* one jiffy per poll */
-	device_irq(1, napi);
+	napitest_device_irq(1, napi);
 	sim_run_cpu(1, 100);
 	assert_int_equal(dev_polls, 351);
 	print_message("  polls %u, jiffies %lu, rcu_qs %lu\n", dev_polls,
@@ -216,7 +188,7 @@ static unsigned int v27_run(unsigned long *resched)
 	v27_work_ran_at = 0;
 	INIT_WORK(&work, v27_work_fn);
 
-	device_irq(1, napi);
+	napitest_device_irq(1, napi);
 	assert_true(schedule_work_on(1, &work));
 	switches = sim_run_cpu(1, 100000);
 	*resched = sim_count(1, cond_resched);

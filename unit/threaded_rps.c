@@ -54,15 +54,6 @@ static struct {
 	unsigned long softirq_runs0;
 } obs;
 
-static struct task_struct *backlog_thread(int cpu)
-{
-#if EXTRACTED_HAVE_backlog_napi
-	return per_cpu(backlog_napi, cpu);
-#else
-	(void)cpu;
-	return NULL;
-#endif
-}
 
 static void obs_fn(struct work_struct *work)
 {
@@ -105,6 +96,13 @@ static int dev_poll(struct napi_struct *napi, int budget)
 	return 0;
 }
 
+/* test_dev's NAPI, threaded on cpu (see napitest_threaded_napi()). */
+static struct napi_struct *threaded_napi_on(int cpu)
+{
+	napitest_threaded_napi(&rx_napi, &test_dev, dev_poll, cpu);
+	return &rx_napi;
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -120,42 +118,7 @@ static int setup(void **state)
 	return 0;
 }
 
-/*
- * test_dev's NAPI, threaded on cpu: netif_napi_add() and
- * dev_set_threaded(dev, true).  The thread runs until it sleeps in
- * napi_thread_wait().
- */
-static struct napi_struct *threaded_napi_on(int cpu)
-{
-	struct napi_struct *napi = &rx_napi;
-	int prev;
 
-	memset(napi, 0, sizeof(*napi));
-	INIT_LIST_HEAD(&napi->poll_list);
-	init_gro_hash(napi);
-	napi->dev = &test_dev;
-	napi->poll = dev_poll;
-	napi->weight = 64;
-	prev = sim_switch_cpu(cpu);
-	napi->thread = kthread_run(napi_threaded_poll, napi, "napi/%s-%d",
-				   test_dev.name, 0);
-	set_bit(NAPI_STATE_THREADED, &napi->state);
-	sim_run_cpu(cpu, 16);
-	sim_switch_cpu(prev);
-	assert_int_equal(READ_ONCE(napi->thread->__state), TASK_INTERRUPTIBLE);
-	return napi;
-}
-
-/* The device interrupt on cpu: napi_schedule() wakes the NAPI thread. */
-static void device_irq(int cpu, struct napi_struct *napi)
-{
-	int prev = sim_switch_cpu(cpu);
-
-	sim_hardirq_enter();
-	napi_schedule(napi);
-	sim_hardirq_exit();
-	sim_switch_cpu(prev);
-}
 
 /*
  * V12 (patch 11a): a remote RPS enqueue made from inside a threaded poll
@@ -179,7 +142,7 @@ static void v12_threaded_poll_rps_enqueue_no_local_raise(void **state)
 	raises0 = sim_count(0, net_rx_raises);
 	runs0 = sim_count(0, softirq_runs);
 
-	device_irq(0, napi);
+	napitest_device_irq(0, napi);
 	sim_run_cpu(0, 100);
 	assert_int_equal(dev_polls, 1);
 	print_message("  V12 raises in poll %lu, NET_RX pending %d, softirq runs(cpu0) %lu\n",
@@ -222,7 +185,7 @@ static void v13_threaded_poll_sends_rps_ipis(void **state)
 #ifndef CONFIG_RPS
 	skip();		/* without RPS there is no rps_ipi_list to send */
 #endif
-	if (THREADS_ON && !backlog_thread(1))
+	if (THREADS_ON && !napitest_backlog_thread(1))
 		fail_msg("no backlog_napi/1 thread in this tree (%s)",
 			 EXTRACTED_TREE);
 #ifndef CONFIG_PREEMPT_RT
@@ -232,7 +195,7 @@ static void v13_threaded_poll_sends_rps_ipis(void **state)
 	dev_repoll_first = 1;
 	obs_queue = true;
 
-	device_irq(0, napi);
+	napitest_device_irq(0, napi);
 	sim_run_cpu(0, 100);
 	sim_preempt = IS_ENABLED(CONFIG_PREEMPT_RT) ? SIM_PREEMPT_RT :
 						      SIM_PREEMPT_NONE;

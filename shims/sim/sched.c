@@ -16,17 +16,6 @@
 #include <ucontext.h>
 #include "sim_internal.h"
 
-#ifdef __SANITIZE_ADDRESS__
-#include <sanitizer/common_interface_defs.h>
-#define fiber_start(save, bottom, size) \
-	__sanitizer_start_switch_fiber(save, bottom, size)
-#define fiber_finish(save, bottom, size) \
-	__sanitizer_finish_switch_fiber(save, bottom, size)
-#else
-#define fiber_start(save, bottom, size)	((void)(save), (void)(bottom), (void)(size))
-#define fiber_finish(save, bottom, size) ((void)(save), (void)(bottom), (void)(size))
-#endif
-
 #define STACK_SIZE	(128 * 1024)
 #define MAX_TASKS	64
 

@@ -9,4 +9,16 @@ void sim_skb_reset(void);
 void sim_lockdep_reset(void);
 void sim_run_ksoftirqd(void);
 
+/* Coroutine switches, annotated for AddressSanitizer's stack tracking. */
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/common_interface_defs.h>
+#define fiber_start(save, bottom, size) \
+	__sanitizer_start_switch_fiber(save, bottom, size)
+#define fiber_finish(save, bottom, size) \
+	__sanitizer_finish_switch_fiber(save, bottom, size)
+#else
+#define fiber_start(save, bottom, size)	((void)(save), (void)(bottom), (void)(size))
+#define fiber_finish(save, bottom, size) ((void)(save), (void)(bottom), (void)(size))
+#endif
+
 #endif

@@ -14,6 +14,7 @@
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include <kernel_prelude.h>
@@ -62,6 +63,63 @@ static inline void napitest_boot(unsigned int nr_cpus)
 	assert_int_equal(net_dev_init(), 0);
 	/* Let the per-CPU threads run their setup(). */
 	sim_run_all(1000);
+}
+
+/* netif_napi_add() for a test device: an idle NAPI with poll as callback. */
+static inline void napitest_napi_init(struct napi_struct *n,
+				      struct net_device *dev,
+				      int (*poll)(struct napi_struct *, int))
+{
+	memset(n, 0, sizeof(*n));
+	INIT_LIST_HEAD(&n->poll_list);
+	init_gro_hash(n);
+	n->poll = poll;
+	n->weight = 64;
+	n->dev = dev;
+}
+
+/*
+ * A threaded driver NAPI on cpu: netif_napi_add() and
+ * dev_set_threaded(dev, true).  The thread runs until it sleeps in
+ * napi_thread_wait().
+ */
+static inline void napitest_threaded_napi(struct napi_struct *napi,
+					  struct net_device *dev,
+					  int (*poll)(struct napi_struct *, int),
+					  int cpu)
+{
+	int prev;
+
+	napitest_napi_init(napi, dev, poll);
+	prev = sim_switch_cpu(cpu);
+	napi->thread = kthread_run(napi_threaded_poll, napi, "napi/%s-%d",
+				   dev->name, 0);
+	set_bit(NAPI_STATE_THREADED, &napi->state);
+	sim_run_cpu(cpu, 16);
+	sim_switch_cpu(prev);
+	assert_int_equal(READ_ONCE(napi->thread->__state), TASK_INTERRUPTIBLE);
+}
+
+/* The device interrupt on cpu: napi_schedule() in hardirq context. */
+static inline void napitest_device_irq(int cpu, struct napi_struct *napi)
+{
+	int prev = sim_switch_cpu(cpu);
+
+	sim_hardirq_enter();
+	napi_schedule(napi);
+	sim_hardirq_exit();
+	sim_switch_cpu(prev);
+}
+
+/* cpu's backlog_napi thread, or NULL (no threads, or a tree without them). */
+static inline struct task_struct *napitest_backlog_thread(int cpu)
+{
+#if EXTRACTED_HAVE_backlog_napi
+	return per_cpu(backlog_napi, cpu);
+#else
+	(void)cpu;
+	return NULL;
+#endif
 }
 
 /* Print the seed and every WARN on failure. */
