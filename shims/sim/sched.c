@@ -605,7 +605,7 @@ void sim_sched_boot(void)
 		struct task_struct *idle = &idle_tasks[cpu];
 
 		memset(idle, 0, sizeof(*idle));
-		snprintf(idle->comm, sizeof(idle->comm), "swapper/%d", cpu);
+		snprintf(idle->comm, sizeof(idle->comm), "swapper/%u", (unsigned int)cpu % 1000U);
 		idle->cpu = cpu;
 		INIT_LIST_HEAD(&idle->run_list);
 		sim_cpus[cpu].idle = idle;
