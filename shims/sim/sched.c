@@ -127,15 +127,33 @@ struct task_struct *sim_task_create(int (*fn)(void *), void *data, int cpu,
 	return p;
 }
 
-static struct task_struct *pick_next(int cpu)
+/*
+ * The next task: RT before normal; within a class the first queued, or,
+ * with a schedule seed, any of them.  A task that gave the CPU up while
+ * still runnable (need_resched) is not picked again while another task of
+ * its class waits: that is why it was asked to yield.
+ */
+static struct task_struct *pick_next(int cpu, struct task_struct *prev)
 {
-	struct task_struct *p;
+	struct task_struct *p, *pick = NULL;
+	unsigned long n = 0, k;
+	bool rt = false, skip_prev;
 
 	list_for_each_entry(p, &runqueue[cpu], run_list)
-		if (p->rt)
-			return p;
-	return list_first_entry_or_null(&runqueue[cpu], struct task_struct,
-					run_list);
+		rt |= p->rt;
+	list_for_each_entry(p, &runqueue[cpu], run_list)
+		n += p->rt == rt;
+	skip_prev = prev && prev->on_rq && prev->rt == rt && n > 1;
+	k = sim_random(n - skip_prev);
+	list_for_each_entry(p, &runqueue[cpu], run_list) {
+		if (p->rt != rt || (skip_prev && p == prev))
+			continue;
+		if (!k--) {
+			pick = p;
+			break;
+		}
+	}
+	return pick;
 }
 
 /* Run task p on its CPU until it gives the CPU back. */
@@ -169,6 +187,8 @@ unsigned long sim_run_cpu(int cpu, unsigned long max_switches)
 	int prev = sim_switch_cpu(cpu);
 	unsigned long n = 0;
 
+	struct task_struct *prev_task = NULL;
+
 	while (n < max_switches && sim_cpus[cpu].online) {
 		struct task_struct *p;
 
@@ -178,10 +198,11 @@ unsigned long sim_run_cpu(int cpu, unsigned long max_switches)
 			else
 				sim_deliver_ipi(cpu);
 		}
-		p = pick_next(cpu);
+		p = pick_next(cpu, prev_task);
 		if (!p)
 			break;
 		run_task(p);
+		prev_task = p;
 		n++;
 	}
 	sim_switch_cpu(prev);
@@ -195,9 +216,12 @@ unsigned long sim_run_all(unsigned long max_switches)
 	int cpu;
 
 	do {
+		int first = (int)sim_random(NR_CPUS);
+
 		n = 0;
 		for (cpu = 0; cpu < NR_CPUS; cpu++)
-			n += sim_run_cpu(cpu, max_switches - total);
+			n += sim_run_cpu((first + cpu) % NR_CPUS,
+					 max_switches - total);
 		total += n;
 	} while (n && total < max_switches);
 	return total;

@@ -16,6 +16,35 @@ struct sim_cpu sim_cpus[NR_CPUS];
 int sim_cur_cpu;
 enum sim_preempt_model sim_preempt = SIM_PREEMPT_NONE;
 unsigned long sim_seed;
+static unsigned long sim_rng;
+
+/*
+ * Seeded schedules: with NAPITEST_SEED=N (N != 0) the scheduler picks among
+ * the runnable tasks of a class, and the order in which sim_run_all() visits
+ * the CPUs, from a xorshift generator seeded with N; every valid schedule
+ * must keep the invariants.  Without it every choice is FIFO.  The seed is
+ * printed at every reset, so a failing run names it.
+ */
+unsigned long sim_random(unsigned long n)
+{
+	if (!sim_seed || n < 2)
+		return 0;
+	sim_rng ^= sim_rng << 13;
+	sim_rng ^= sim_rng >> 7;
+	sim_rng ^= sim_rng << 17;
+	return sim_rng % n;
+}
+
+static void seed_reset(void)
+{
+	const char *env = getenv("NAPITEST_SEED");
+
+	sim_seed = env ? strtoul(env, NULL, 0) : 0;
+	sim_rng = sim_seed ? sim_seed : 1;
+	if (sim_seed)
+		fprintf(stderr, "napitest: schedule seed %lu (NAPITEST_SEED=%lu)\n",
+			sim_seed, sim_seed);
+}
 uintptr_t sim_percpu_offset[NR_CPUS];
 unsigned long volatile jiffies;
 
@@ -89,6 +118,7 @@ void sim_reset(unsigned int nr_online)
 	int cpu;
 
 	sim_sched_reset();
+	seed_reset();
 	if (!globals_saved) {
 		extracted_save_globals();
 		globals_saved = true;

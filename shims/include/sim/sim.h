@@ -65,6 +65,7 @@ extern struct sim_cpu sim_cpus[NR_CPUS];
 extern int sim_cur_cpu;
 extern enum sim_preempt_model sim_preempt;
 extern unsigned long sim_seed;
+unsigned long sim_random(unsigned long n);	/* 0 unless NAPITEST_SEED is set */
 
 static inline int sim_cpu_id(void)
 {
