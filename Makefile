@@ -94,8 +94,13 @@ explore:
 results: build
 	@tools/results $(BUILD_DIR)
 
-kunit:
-	@kunit/run $(if $(KSRC),KSRC='$(KSRC)')
+# KUnit under UML, then the differential check: the same scenarios'
+# observables from the kernel and from the simulator (tools/differential).
+kunit: build
+	@kunit/run $(if $(KSRC),KSRC='$(KSRC)') >$(BUILD_DIR)/kunit.log 2>&1; \
+		rc=$$?; cat $(BUILD_DIR)/kunit.log; [ $$rc = 0 ] || exit $$rc; \
+		tools/differential $(BUILD_DIR)/kunit.log \
+			$(BUILD_DIR)/differential-norps-threads
 
 # Every prefix of patches/series and series.as-posted: applies, kbuild of
 # dev.o/skbuff.o (and a forced-RT compile-only view), failing invariants.

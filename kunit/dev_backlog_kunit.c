@@ -250,6 +250,10 @@ static void v20_backlog_poll_list_initialised(struct kunit *test)
 {
 	int cpu;
 
+	/* napitest-diff lines: compared with unit/differential.c */
+	kunit_info(test, "napitest-diff v20 initialised=%d empty=%d\n",
+		   !cpumask_test_cpu(0, &napitest_boot_null_node),
+		   !cpumask_test_cpu(0, &napitest_boot_listed));
 	for_each_possible_cpu(cpu) {
 		KUNIT_EXPECT_FALSE_MSG(test,
 				       cpumask_test_cpu(cpu, &napitest_boot_null_node),
@@ -593,6 +597,10 @@ static void v17_local_enqueue_uses_local_poll_list_not_thread(struct kunit *test
 	sleeping = READ_ONCE(thread->__state) == TASK_INTERRUPTIBLE;
 	local_bh_enable();
 
+	kunit_info(test,
+		   "napitest-diff v17 ret=%d on_list=%d pending=%d sched_threaded=%d woken=%d\n",
+		   ret, on_list, pending, sched_threaded,
+		   was_sleeping && !sleeping);
 	KUNIT_EXPECT_EQ(test, ret, NET_RX_SUCCESS);
 	KUNIT_EXPECT_EQ_MSG(test, on_list, 1,
 			    "local enqueue did not put the backlog on this CPU's poll_list (use_local_napi)");
@@ -625,6 +633,10 @@ static void v18_backlog_completion_keeps_threaded(struct kunit *test)
 	local_bh_disable();
 	state = READ_ONCE(this_cpu_ptr(&softnet_data)->backlog.state);
 	local_bh_enable();
+	kunit_info(test, "napitest-diff v18 ret=%d threaded=%d sched=%d sched_threaded=%d\n",
+		   ret, !!(state & NAPIF_STATE_THREADED),
+		   !!(state & NAPIF_STATE_SCHED),
+		   !!(state & NAPIF_STATE_SCHED_THREADED));
 	KUNIT_EXPECT_TRUE_MSG(test, state & NAPIF_STATE_THREADED,
 			      "process_backlog() completion cleared NAPI_STATE_THREADED (state = 0)");
 	KUNIT_EXPECT_FALSE(test, state & NAPIF_STATE_SCHED);
@@ -667,6 +679,10 @@ static void v21_one_backlog_thread_per_cpu(struct kunit *test)
 		if (!strncmp(p->comm, "backlog_napi/", 13))
 			named++;
 	rcu_read_unlock();
+	kunit_info(test, "napitest-diff v21 threads=%d per_cpu=%d cpu0_threaded=%d\n",
+		   use_backlog_threads(), named == num_online_cpus(),
+		   test_bit(NAPI_STATE_THREADED,
+			    &per_cpu(softnet_data, 0).backlog.state));
 	KUNIT_EXPECT_EQ(test, named, expected ? num_online_cpus() : 0);
 #else
 	KUNIT_FAIL(test, "tree has no use_backlog_threads() (patch 14 not applied)");
@@ -694,6 +710,8 @@ static void v25_sched_set_no_second_schedule(struct kunit *test)
 				  &sd->backlog.state);
 	local_bh_enable();
 
+	kunit_info(test, "napitest-diff v25 on_list=%d sched_threaded=%d\n",
+		   on_list, sched_threaded);
 	KUNIT_EXPECT_EQ_MSG(test, on_list, 1,
 			    "backlog NAPI linked %d times on poll_list", on_list);
 	KUNIT_EXPECT_FALSE_MSG(test, sched_threaded,
