@@ -68,8 +68,6 @@ extern struct pernet_operations netdev_net_ops, loopback_net_ops,
 #define subsys_initcall(fn)
 #define early_param(str, fn)
 #define __setup(str, fn)
-#define EXPORT_SYMBOL(x)
-#define EXPORT_SYMBOL_GPL(x)
 
 /* include/linux/static_key.h: a plain boolean, flipped at "boot". */
 struct static_key_false {
