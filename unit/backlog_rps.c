@@ -36,7 +36,6 @@ static int rx_poll(struct napi_struct *n, int budget)
 	return 0;
 }
 
-
 static int setup(void **state)
 {
 	(void)state;
@@ -57,7 +56,6 @@ static void rx_interrupt_on_cpu0(void)
 	sim_hardirq_exit();
 	sim_switch_cpu(prev);
 }
-
 
 /*
  * V16, the headline: a flood RPS-steered from CPU 0 to idle CPU 1, executed

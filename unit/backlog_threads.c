@@ -83,7 +83,6 @@ static bool expect_threads(void)
 #endif
 }
 
-
 static void require_backlog_threads(void)
 {
 	if (expect_threads())

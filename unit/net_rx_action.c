@@ -72,7 +72,6 @@ static int poll_b(struct napi_struct *n, int budget)
 	return 0;
 }
 
-
 static int setup(void **state)
 {
 	(void)state;

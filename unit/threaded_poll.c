@@ -80,8 +80,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-
-
 /*
  * V14 (patch 12): ____napi_schedule() sets SCHED_THREADED even when the
  * thread sleeps in TASK_INTERRUPTIBLE, which is where napi_thread_wait()

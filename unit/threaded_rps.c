@@ -54,7 +54,6 @@ static struct {
 	unsigned long softirq_runs0;
 } obs;
 
-
 static void obs_fn(struct work_struct *work)
 {
 	(void)work;
@@ -117,8 +116,6 @@ static int setup(void **state)
 	INIT_WORK(&obs_work, obs_fn);
 	return 0;
 }
-
-
 
 /*
  * V12 (patch 11a): a remote RPS enqueue made from inside a threaded poll
