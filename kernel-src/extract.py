@@ -9,12 +9,22 @@ definition, so that `#ifdef CONFIG_...` blocks stay as they are and the same
 extraction builds under several configurations.
 
 Output (under --out only; the tree is opened read-only):
-  extracted/defs.h        definitions from headers, prototypes of every
+  extracted/defs.h        definitions from headers, the macros and types of
+                          the .c files, an extern declaration of every
+                          extracted variable and a prototype of every
                           extracted function, then header functions
-  extracted/<path>.c      definitions from each .c file, in source order
-  extracted/all.c         includes the above, for a test translation unit
+  extracted/<path>.c      the functions and variables of each .c file, in
+                          source order
+  extracted/all.c         includes the above: the "kernel" translation unit
   extracted/present.h     EXTRACTED_HAVE_<name> for every definition found
   extracted/extract.d     make-style dependencies (for the build system)
+
+The functions and variables of the .c files get external linkage (their
+`static` and `inline` keywords are dropped, in place, so line numbers stay
+right): all.c is compiled once per configuration and linked into every test
+binary, and a test calls a static function of dev.c through its prototype in
+defs.h.  A change in dev.c then recompiles one translation unit per
+configuration, not every suite.
 
 Every emitted line is preceded by a #line directive naming the original
 file and line of the tree, so compiler diagnostics, assertion failures and
@@ -27,6 +37,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 
 PROG = "extract"
 
@@ -49,15 +60,28 @@ CTAGS_MACROS = [
 ]
 
 KINDS = ("function", "variable", "macro", "struct", "union", "enum",
-         "enum-of", "typedef")
+         "enum-of", "typedef", "member")
 CTAGS_KIND = {"function": ("function",), "variable": ("variable",),
               "macro": ("macro",), "struct": ("struct",),
               "union": ("union",), "enum": ("enum",),
               "typedef": ("typedef",)}
 
 
+# Dropped from the declaration of a .c file's function or variable (see
+# Definition.text): static would hide it from the test translation units,
+# and a plain C99 inline definition would emit no symbol.
+LINKAGE_RE = re.compile(r"\b(static|inline|__inline__|__inline|"
+                        r"__always_inline)\b[ \t]*")
+
+
 class Error(Exception):
     pass
+
+
+# Per process, by file name and content: a caller that extracts many
+# variants of one tree (hunk-matrix/) scans and tags each file version once.
+SCANNED = {}
+TAGGED = {}
 
 
 class Entry:
@@ -124,8 +148,14 @@ class Source:
     def __init__(self, tree, rel):
         self.rel, self.path = rel, os.path.join(tree, rel)
         with open(self.path, errors="surrogateescape") as f:
-            self.lines = f.read().split("\n")
+            text = f.read()
+        self.key = (rel, hash(text))
+        if self.key in SCANNED:
+            self.lines, self.stack = SCANNED[self.key]
+            return
+        self.lines = text.split("\n")
         self._scan_conditionals()
+        SCANNED[self.key] = (self.lines, self.stack)
 
     def line(self, n):
         return self.lines[n - 1]
@@ -141,12 +171,13 @@ class Source:
         (first, last) line ranges of its directives up to the active branch."""
         self.stack = [None] * (len(self.lines) + 2)
         groups, in_comment, n = [], False, 1
+        snapshot = []		# shared by the lines between two directives
         while n <= len(self.lines):
             text = self.line(n)
             m = None if in_comment else self.DIRECTIVE.match(text)
             end = self._logical_end(n) if m else n
             for k in range(n, end + 1):
-                self.stack[k] = [list(g) for g in groups]
+                self.stack[k] = snapshot
             if m:
                 d = m.group(1)
                 if d in ("if", "ifdef", "ifndef"):
@@ -156,6 +187,7 @@ class Source:
                         groups[-1].append((n, end))
                 elif groups:
                     groups.pop()
+                snapshot = [list(g) for g in groups]
                 n = end + 1
                 continue
             in_comment = self._comment_state(text, in_comment)
@@ -163,6 +195,8 @@ class Source:
 
     @staticmethod
     def _comment_state(text, in_comment):
+        if "/" not in text and "*" not in text:
+            return in_comment
         text = re.sub(r'"(\\.|[^"\\])*"', '""', text)
         i = 0
         while i < len(text):
@@ -183,9 +217,28 @@ class Source:
 
 
 class Definition:
-    def __init__(self, src, entry, first, last, kind):
+    def __init__(self, src, entry, first, last, kind, name_line=None):
         self.src, self.entry = src, entry
         self.first, self.last, self.kind = first, last, kind
+        self.name_line = name_line or first
+
+    @property
+    def linked(self):
+        """A function or variable of a .c file: given external linkage."""
+        return (self.kind in ("function", "variable")
+                and not self.src.rel.endswith(".h"))
+
+    def text(self, n):
+        """Line n of the definition as emitted: for a linked definition the
+        storage-class and inline keywords before its name are dropped."""
+        s = self.src.line(n)
+        if not self.linked or n > self.name_line:
+            return s
+        if n == self.name_line:
+            m = re.search(r"\b%s\b" % re.escape(self.name), s)
+            cut = m.start() if m else len(s)
+            return LINKAGE_RE.sub("", s[:cut]) + s[cut:]
+        return LINKAGE_RE.sub("", s)
 
     @property
     def name(self):
@@ -251,17 +304,30 @@ def locate(src, tags, entry):
         else:
             first = decl_start(src, line)
             last = max(end, statement_end(src, line))
-        found.append(Definition(src, entry, first, last, kind))
+        found.append(Definition(src, entry, first, last, kind, line))
     return found
 
 
 def line_directive(src, n):
+    # The .c files' declarations in defs.h carry no #line: a line added
+    # above them in the tree would change defs.h and so recompile every
+    # suite, while the definitions (the .c extraction) keep theirs.
+    if not src.rel.endswith(".h") and getattr(DEFS_H, "active", False):
+        return f"/* from {src.rel} */\n"
     return f'#line {n} "{src.path}"\n'
+
+
+DEFS_H = threading.local()	# .active: defs.h is being written
 
 
 def emit_lines(src, first, last):
     return line_directive(src, first) + "".join(
         src.line(k) + "\n" for k in range(first, last + 1))
+
+
+def emit_def(defn):
+    return line_directive(defn.src, defn.first) + "".join(
+        defn.text(k) + "\n" for k in range(defn.first, defn.last + 1))
 
 
 def wrap(defn, body):
@@ -276,7 +342,7 @@ def prototype(defn):
     """The declaration of a function definition, ended with ';'."""
     src, text = defn.src, []
     for n in range(defn.first, defn.last + 1):
-        s = src.line(n)
+        s = defn.text(n)
         # The body starts at the first '{' after the parameter list's ')':
         # on a line of its own (kernel style), or on the signature's last
         # line (one-line helpers such as "static inline void f(void) { }").
@@ -291,6 +357,30 @@ def prototype(defn):
     # attributes that only make sense on a definition are not.
     sig = re.sub(r"\b__(init|cold|latent_entropy)\b", "", sig)
     return line_directive(src, defn.first) + sig + ";\n"
+
+
+def extern_decl(defn):
+    """The extern declaration of a linked variable definition: the
+    DEFINE_* macros become their DECLARE_* counterparts, otherwise the
+    initializer is cut and the declaration made extern."""
+    text = "\n".join(defn.text(n) for n in range(defn.first, defn.last + 1))
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    m = re.search(r"\bDEFINE_(PER_CPU\w*|STATIC_KEY_\w+)\b", text)
+    if m:
+        decl = text[:text.index(";", m.end()) + 1]
+        decl = decl.replace(m.group(0), "DECLARE_" + m.group(1), 1)
+    else:
+        depth, cut = 0, None
+        for i, ch in enumerate(text):
+            if ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                depth -= 1
+            elif ch in "=;" and depth == 0:
+                cut = i
+                break
+        decl = "extern " + text[:cut].rstrip() + ";"
+    return line_directive(defn.src, defn.first) + decl.strip() + "\n"
 
 
 def globals_snapshot(defs):
@@ -319,7 +409,7 @@ def extract(tree, manifest):
         raise Error(f"'{tree}' is not a kernel tree "
                     "(no top-level Makefile or include/linux)")
     files = parse_manifest(manifest)
-    defs, missing, sources = [], [], []
+    defs, missing, sources, members = [], [], [], set()
     for rel, entries in files:
         path = os.path.join(tree, rel)
         if not os.path.isfile(path):
@@ -329,9 +419,22 @@ def extract(tree, manifest):
             raise Error(f"{path} is not readable")
         src = Source(tree, rel)
         sources.append(src)
-        tags = run_ctags(tree, rel)
+        if src.key not in TAGGED:
+            TAGGED[src.key] = run_ctags(tree, rel)
+        tags = TAGGED[src.key]
         seen = set()
         for e in entries:
+            if e.kind == "member":
+                # Not emitted (its struct is): only EXTRACTED_HAVE_S_M.
+                sname, _, mname = e.name.partition(".")
+                if any(t["kind"] == "member" and t["name"] == mname and
+                       t.get("scope") == sname for t in tags):
+                    members.add(e.name)
+                elif not e.optional:
+                    missing.append(f"member '{e.name}' not found in {rel} "
+                                   f"of kernel tree '{tree}' "
+                                   f"(manifest line {e.lineno})")
+                continue
             found = locate(src, tags, e)
             if not found and not e.optional:
                 missing.append(f"{e.kind} '{e.name}' not found in {rel} "
@@ -344,7 +447,7 @@ def extract(tree, manifest):
     if missing:
         raise Error("\n  ".join(["the manifest names definitions the tree "
                                  "lacks:"] + missing))
-    return sources, defs
+    return sources, defs, members
 
 
 def write_if_changed(path, text):
@@ -362,7 +465,7 @@ def write_if_changed(path, text):
 
 
 def generate(tree, manifest, out):
-    sources, defs = extract(tree, manifest)
+    sources, defs, members = extract(tree, manifest)
     gen = os.path.join(out, "extracted")
     banner = ("/* Generated by kernel-src/extract.py from {} of {}.\n"
               " * Do not edit: edit the tree or the manifest. */\n")
@@ -378,25 +481,34 @@ def generate(tree, manifest, out):
 
     h = [banner.format("headers", tree), "#ifndef EXTRACTED_DEFS_H\n",
          "#define EXTRACTED_DEFS_H\n"]
-    for s in headers:
-        for d in by_src.get(s.rel, []):
-            if d.kind != "function":
-                h.append(wrap(d, emit_lines(s, d.first, d.last)))
-    h.append("\n/* Prototypes of every extracted function. */\n")
-    for d in funcs:
-        h.append(wrap(d, prototype(d)))
-    for s in headers:
-        for d in by_src.get(s.rel, []):
-            if d.kind == "function":
-                h.append(wrap(d, emit_lines(s, d.first, d.last)))
-    h.append("#endif /* EXTRACTED_DEFS_H */\n")
+    DEFS_H.active = True
+    try:
+        for s in headers + cfiles:
+            for d in by_src.get(s.rel, []):
+                if d.kind != "function" and not d.linked:
+                    h.append(wrap(d, emit_def(d)))
+        h.append("\n/* Every extracted variable and function of the .c files. */\n")
+        for d in defs:
+            if d.linked and d.kind == "variable":
+                h.append(wrap(d, extern_decl(d)))
+        for d in funcs:
+            h.append(wrap(d, prototype(d)))
+        for s in headers:
+            for d in by_src.get(s.rel, []):
+                if d.kind == "function":
+                    h.append(wrap(d, emit_def(d)))
+        h.append("#endif /* EXTRACTED_DEFS_H */\n")
+    finally:
+        DEFS_H.active = False
     write_if_changed(os.path.join(gen, "defs.h"), "".join(h))
 
-    allc = [banner.format("all files", tree)]
+    allc = [banner.format("all files", tree),
+            "#include <kernel_prelude.h>\n"]
     for s in cfiles:
         body = [banner.format(s.rel, tree)]
         for d in by_src.get(s.rel, []):
-            body.append(wrap(d, emit_lines(s, d.first, d.last)))
+            if d.linked:
+                body.append(wrap(d, emit_def(d)))
         write_if_changed(os.path.join(gen, s.rel), "".join(body))
         allc.append(f'#include "extracted/{s.rel}"\n')
     allc.append(globals_snapshot(defs))
@@ -405,11 +517,12 @@ def generate(tree, manifest, out):
     present = [banner.format("manifest", tree),
                "#ifndef EXTRACTED_PRESENT_H\n#define EXTRACTED_PRESENT_H\n",
                f'#define EXTRACTED_TREE "{tree}"\n']
-    found = {d.name for d in defs}
+    found = {d.name for d in defs} | members
     for rel, entries in parse_manifest(manifest):
         for e in entries:
             have = 1 if e.name in found else 0
-            present.append(f"#define EXTRACTED_HAVE_{e.name} {have}\n")
+            macro = e.name.replace(".", "_")
+            present.append(f"#define EXTRACTED_HAVE_{macro} {have}\n")
     present.append("#endif\n")
     write_if_changed(os.path.join(gen, "present.h"), "".join(present))
 

@@ -8,10 +8,9 @@
  * 10 (threaded poll flushes the defer_list) and 13 (the kick wakes the
  * backlog thread instead of sending a csd).
  *
- * The suite is built with CONFIG_DEBUG_NET, as the kernel the checks of
- * patch 07 are meant for.
+ * The matrix is built with CONFIG_DEBUG_NET (CMakeLists.txt), as the
+ * kernel the checks of patch 07 are meant for.
  */
-#define CONFIG_DEBUG_NET 1
 #include "support/napitest.h"
 
 /* Backlog threads are used: always on RT, on request (thread_backlog_napi) else. */

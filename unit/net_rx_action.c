@@ -7,11 +7,10 @@
 #include "support/napitest.h"
 
 /*
- * softnet_data.in_net_rx_action (patch 04) is a field, which present.h
- * cannot name; napi_threaded_poll_loop() (patch 10) is the closest
- * definition that implies it.  A tree without it fails the tests below.
+ * softnet_data.in_net_rx_action (patch 04): a tree without it fails the
+ * tests below (the manifest's "member?" entry).
  */
-#define HAVE_IN_NET_RX_ACTION EXTRACTED_HAVE_napi_threaded_poll_loop
+#define HAVE_IN_NET_RX_ACTION EXTRACTED_HAVE_softnet_data_in_net_rx_action
 
 #if defined(CONFIG_PREEMPT_RT) || NAPITEST_BACKLOG_THREADS
 #define WANT_THREADS 1

@@ -9,16 +9,16 @@
 #include <stdlib.h>
 #include "sim_internal.h"
 
-#define MAX_SKBS 4096
+#define SIM_MAX_SKBS 4096
 
-static struct sk_buff *skbs[MAX_SKBS];
+static struct sk_buff *skbs[SIM_MAX_SKBS];
 static unsigned long nr_skbs, outstanding;
 
 struct sk_buff *sim_skb_alloc(struct net_device *dev)
 {
 	struct sk_buff *skb = calloc(1, sizeof(*skb));
 
-	if (!skb || nr_skbs >= MAX_SKBS)
+	if (!skb || nr_skbs >= SIM_MAX_SKBS)
 		sim_bug(__FILE__, __LINE__, "out of simulated packets");
 	skb->dev = dev;
 	skb->alloc_cpu = sim_cpu_id();

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What every suite includes: cmocka, the shims, the extracted code of the
- * tree under test, and the boot and assertion helpers.  A suite is one
- * translation unit, so the extracted static functions are reachable (the
- * pattern of the kernel's tools/testing/vma).
+ * What every suite includes: cmocka, the shims, the declarations of the
+ * extracted code of the tree under test, and the boot and assertion
+ * helpers.  The extracted code itself is one translation unit per
+ * configuration (extracted/all.c) linked into every suite binary; its static
+ * functions and variables are given external linkage by the extraction, so
+ * the prototypes in extracted/defs.h reach them.  Seed suites compile it
+ * into their own translation unit instead (NAPITEST_SINGLE_TU).
  */
 #ifndef NAPITEST_H
 #define NAPITEST_H
@@ -19,7 +22,14 @@
 
 #include <kernel_prelude.h>
 #include "extracted/present.h"
+#ifdef NAPITEST_SINGLE_TU
+/*
+ * Seed suites (unit/seed/): the seed's code needs definitions from the rest
+ * of the kernel that the suite makes before this include, so the extracted
+ * code is compiled into the suite's own translation unit.
+ */
 #include "extracted/all.c"
+#endif
 
 /*
  * netif_rx() -> netif_rx_internal() without RPS steering (net/core/dev.c):

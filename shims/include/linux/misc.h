@@ -78,6 +78,8 @@ struct static_key_true {
 };
 #define DEFINE_STATIC_KEY_FALSE(name)	struct static_key_false name = { false }
 #define DEFINE_STATIC_KEY_TRUE(name)	struct static_key_true name = { true }
+#define DECLARE_STATIC_KEY_FALSE(name)	extern struct static_key_false name
+#define DECLARE_STATIC_KEY_TRUE(name)	extern struct static_key_true name
 #define static_branch_enable(k)		((k)->enabled = true)
 #define static_branch_disable(k)	((k)->enabled = false)
 #define static_branch_unlikely(k)	unlikely((k)->enabled)
