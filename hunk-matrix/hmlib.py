@@ -12,6 +12,7 @@ trees, build directories and ccache live under the scratch directory.
 """
 
 import hashlib
+import importlib.machinery
 import json
 import os
 import re
@@ -32,7 +33,7 @@ TREE_FILES = ["Makefile", "include/linux/netdevice.h", "net/core/dev.c",
               "net/core/skbuff.c", "kernel/softirq.c"]
 # rt-rps first: most invariants of the series are RT ones.
 CONFIGS = ["rt-rps", "rps-threads", "rps", "norps-threads"]
-TEST_TIMEOUT = int(os.environ.get("HM_TEST_TIMEOUT", "30"))
+TEST_TIMEOUT = int(os.environ.get("HM_TEST_TIMEOUT", "10"))
 
 
 def log(*a):
@@ -76,13 +77,17 @@ def write_files(tree, files, only_changed=True):
 LINE_RE = re.compile(r"^#line .*\n", re.M)
 
 
+EXTRACTOR = importlib.machinery.SourceFileLoader(
+    "napitest_extract", EXTRACT).load_module()
+
+
 def extract(tree, out):
     """Run the framework's extractor; return ({genfile: text}, error) with
     the tree's path replaced by TREE (#line directives kept)."""
-    r = sh([sys.executable, EXTRACT, "--tree", tree, "--manifest", MANIFEST,
-            "--out", out])
-    if r.returncode:
-        return None, r.stderr.strip()
+    try:
+        EXTRACTOR.generate(tree, MANIFEST, out)
+    except EXTRACTOR.Error as e:
+        return None, f"extract: error: {e}"
     res = {}
     gen = os.path.join(out, "extracted")
     for d, _, fs in os.walk(gen):
@@ -102,14 +107,16 @@ def nolines(ext):
 
 def extraction_chunks(ext, skip=(), ws=False):
     """The extraction as a sorted multiset of blocks, split at #line
-    directives (each definition and each prototype is one block), the
+    directives and at the "from FILE" markers of the declarations in defs.h
+    (each definition and each declaration is one block), the
     directives themselves dropped; ws=True also collapses whitespace.
     Equal multisets with unequal texts = the same code in another order."""
     chunks = []
     for k in sorted(ext):
         if k in skip:
             continue
-        for c in re.split(r"^#line .*\n", ext[k], flags=re.M):
+        for c in re.split(r"^(?:#line .*|/\* from \S+ \*/)\n", ext[k],
+                          flags=re.M):
             c = re.sub(r"\s+", " ", c).strip() if ws else c.strip()
             if c:
                 chunks.append(c)
@@ -185,6 +192,10 @@ class Worker:
         self.bdir = os.path.join(SCRATCH, "build", f"w{idx}")
         os.makedirs(self.tree, exist_ok=True)
         write_files(self.tree, base_files)
+        # The extraction the build compiles: the matrix extracts every
+        # variant anyway (to classify it), so the build takes that copy
+        # (CMake NAPITEST_EXTRACTED) instead of extracting again.
+        self.pre = os.path.join(self.bdir, "pre-gen")
         self.env = dict(os.environ)
         self.env.setdefault("CCACHE_DIR", os.path.join(SCRATCH, "ccache"))
         self.env.setdefault("CCACHE_MAXSIZE", "1G")
@@ -193,12 +204,61 @@ class Worker:
         """(Re)run CMake so suites added to unit/ since last time are seen."""
         args = ["cmake", "-S", ROOT, "-B", self.bdir, "-G", "Ninja",
                 f"-DKSRC={self.tree}", "-DNAPITEST_VARIANT=patched",
+                f"-DNAPITEST_EXTRACTED={self.pre}",
                 "-DNAPITEST_SANITIZE=OFF", "-DNAPITEST_COVERAGE=OFF"]
         if shutil.which("ccache"):
             args.append("-DCMAKE_C_COMPILER_LAUNCHER=ccache")
         r = sh(args, env=self.env)
         if r.returncode:
             raise SystemExit(f"cmake configure failed:\n{r.stdout}{r.stderr}")
+
+    def prepare(self, files, gen=None):
+        """Put files in the worker's tree and their extraction (gen, made
+        from the same files, or extracted here) where the build reads it;
+        unchanged files keep their timestamps, so ninja rebuilds only what
+        changed."""
+        write_files(self.tree, files)
+        if gen is None or not os.path.isdir(os.path.join(gen, "extracted")):
+            gen = os.path.join(self.bdir, "extract-tmp")
+            shutil.rmtree(gen, ignore_errors=True)
+            r = sh([sys.executable, EXTRACT, "--tree", self.tree,
+                    "--manifest", MANIFEST, "--out", gen])
+            if r.returncode:
+                return False, r.stderr.strip()
+        src = os.path.join(gen, "extracted")
+        dst = os.path.join(self.pre, "extracted")
+        # The extraction names its tree (present.h, #line): name the
+        # worker's fixed tree instead, or every suite would recompile.
+        with open(os.path.join(src, "present.h")) as fh:
+            m = re.search(r'^#define EXTRACTED_TREE "(.*)"', fh.read(), re.M)
+        their = m.group(1).encode() if m else None
+        want = set()
+        for d, _, fs in os.walk(src):
+            for f in fs:
+                if f.endswith(".d"):
+                    continue
+                rel = os.path.relpath(os.path.join(d, f), src)
+                want.add(rel)
+                with open(os.path.join(src, rel), "rb") as fh:
+                    data = fh.read()
+                if their:
+                    data = data.replace(their, self.tree.encode())
+                out = os.path.join(dst, rel)
+                try:
+                    with open(out, "rb") as fh:
+                        if fh.read() == data:
+                            continue
+                except OSError:
+                    os.makedirs(os.path.dirname(out), exist_ok=True)
+                with open(out + ".tmp", "wb") as fh:
+                    fh.write(data)
+                os.replace(out + ".tmp", out)
+        for d, _, fs in os.walk(dst):
+            for f in fs:
+                rel = os.path.relpath(os.path.join(d, f), dst)
+                if rel not in want:
+                    os.unlink(os.path.join(d, f))
+        return True, ""
 
     def suites(self):
         return sorted(os.path.splitext(f)[0]
@@ -232,21 +292,33 @@ class Worker:
             failed.add(f"{suite}:{cfg}:(exit {r.returncode})")
         return failed
 
-    def evaluate(self, files, baseline_fail, order, full=False):
+    def evaluate(self, files, baseline_fail, order, full=False, gen=None):
         """baseline_fail: set of test ids failing on the reference tree, or
         a callable (suite, cfg) -> that set for one binary."""
         base = baseline_fail if callable(baseline_fail) else \
             (lambda s, c: baseline_fail)
-        return self._evaluate(files, base, order, full)
+        return self._evaluate(files, base, order, full, gen)
 
-    def _evaluate(self, files, base, order, full):
-        write_files(self.tree, files)
+    def _evaluate(self, files, base, order, full, gen):
+        ok, err = self.prepare(files, gen)
+        if not ok:
+            return "killed-build", set(), err
         killers = set()
         built = False
         skipped = []
         for cfg in CONFIGS:
-            for suite in order():
-                ok, err = self.build([f"{suite}-{cfg}"])
+            suites = order()
+            # The suite likeliest to kill first (the extracted code, one
+            # translation unit, is built with it), then the rest of the
+            # configuration in one ninja run; per binary only when something
+            # does not build, to tell which.
+            together = False
+            for i, suite in enumerate(suites):
+                if i == 1:
+                    together, _ = self.build([f"{s}-{cfg}"
+                                              for s in suites[1:]])
+                ok, err = (True, "") if together else \
+                    self.build([f"{suite}-{cfg}"])
                 if not ok:
                     # A binary that does not build on the reference tree
                     # either (a suite needing a later patch, at a prefix)
@@ -271,21 +343,22 @@ class Worker:
                 f"reference tree either: {' '.join(skipped)}" if skipped else "")
         return ("killed" if killers else "survived"), killers, note
 
-    def probe(self, files, suite, cfg):
+    def probe(self, files, suite, cfg, gen=None):
         """Failing tests of one binary on these files (None: no build)."""
-        write_files(self.tree, files)
-        ok, _ = self.build([f"{suite}-{cfg}"])
+        ok = self.prepare(files, gen)[0] and \
+            self.build([f"{suite}-{cfg}"])[0]
         return self.run(suite, cfg) if ok else None
 
     def objects(self, gen, tag):
-        """Compile one suite TU per configuration against the extraction in
-        gen with every static function kept and __LINE__/__FILE__
+        """Compile the extracted code (gen/extracted/all.c) in every
+        configuration with every static function kept and __LINE__/__FILE__
         neutralised; return {cfg: stripped object bytes}."""
         import json
         import shlex
         cc = json.load(open(os.path.join(self.bdir,
                                          "compile_commands.json")))
         # A copy of the extraction with the tree path in #line made equal.
+        tag = f"w{self.idx}-{tag}"	# two workers may compile one tag
         norm = os.path.join(SCRATCH, "obj", tag, "gen")
         shutil.rmtree(norm, ignore_errors=True)
         treep = None
@@ -311,15 +384,18 @@ class Worker:
         gen = norm
         out = {}
         for cfg in CONFIGS:
-            e = [e for e in cc if "/unit/" in e["file"] and
-                 re.search(rf"-I\S+/gen\b", e["command"]) and
-                 re.search(rf"[a-z_]-{cfg}\.dir/", e["command"]) and
-                 not re.search(rf"-rt-{cfg}\.dir/", e["command"])][0]
+            e = [e for e in cc if e["file"].endswith("/extracted/all.c") and
+                 f"/kernel-{cfg}.dir/" in e["command"]][0]
             a = [x for x in shlex.split(e["command"]) if x != "ccache"]
             o = os.path.join(SCRATCH, "obj", f"{tag}-{cfg}.o")
             os.makedirs(os.path.dirname(o), exist_ok=True)
             a[a.index("-o") + 1] = o
-            a = [re.sub(r"^-I\S*/gen$", "-I" + gen, x) for x in a if x != "-g"]
+            a = ["-I" + gen if re.match(r"^-I\S*/(pre-)?gen$", x) else x
+                 for x in a if x != "-g"]
+            if "-I" + gen not in a:
+                return None	# would compile the build's extraction
+
+            a[-1] = os.path.join(gen, "extracted", "all.c")
             a += ["-g0", "-fkeep-static-functions", "-D__LINE__=0",
                   '-D__FILE__="f"', "-Wno-builtin-macro-redefined", "-w"]
             r = sh(a, cwd=e["directory"])
@@ -330,9 +406,11 @@ class Worker:
                 out[cfg] = fh.read()
         return out
 
-    def baseline(self, files):
+    def baseline(self, files, gen=None):
         """Failing tests of the unmodified patched tree (excluded as kills)."""
-        write_files(self.tree, files)
+        ok, err = self.prepare(files, gen)
+        if not ok:
+            raise SystemExit(f"the patched tree does not extract: {err}")
         targets = [f"{s}-{c}" for c in CONFIGS for s in self.suites()]
         ok, err = self.build(targets)
         if not ok:

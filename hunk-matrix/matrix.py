@@ -127,6 +127,58 @@ def apply(tree, text, reverse=False):
     return r.returncode == 0, (r.stdout + r.stderr).strip()
 
 
+def change_runs(lines):
+    """[(removed, added)] per run of -/+ lines of a hunk body, stripped."""
+    runs, cur = [], None
+    for ln in lines:
+        if ln[:1] in "-+":
+            if cur is None:
+                cur = ([], [])
+                runs.append(cur)
+            (cur[0] if ln[0] == "-" else cur[1]).append(ln[1:].strip())
+        else:
+            cur = None
+    return runs
+
+
+def replace_blocks(files, group):
+    """The files with every change run of the group's hunks undone where
+    its added lines occur exactly once (whitespace aside) in the file, or
+    None.  Pure deletions cannot be located and are not undone."""
+    out = dict(files)
+    for h in group:
+        text = out[h.path].split("\n")
+        stripped = [t.strip() for t in text]
+        for removed, added in change_runs(h.lines):
+            if not added:
+                return None
+            n = len(added)
+            at = [i for i in range(len(text) - n + 1)
+                  if stripped[i:i + n] == added]
+            if len(at) != 1:
+                return None
+            indent = re.match(r"\s*", text[at[0]]).group(0)
+            text[at[0]:at[0] + n] = [indent + r for r in removed]
+            stripped[at[0]:at[0] + n] = removed
+        out[h.path] = "\n".join(text)
+    return out
+
+
+def irq_normal(ext):
+    """The extraction with spin_lock_irqsave(l, f)/spin_unlock_irqrestore(l, f)
+    written as spin_lock_irq(l)/spin_unlock_irq(l) and the flags variables
+    dropped: equal results mean the two differ only in saving the IRQ state,
+    which changes nothing for a caller that runs with IRQs enabled."""
+    out = {}
+    for k, v in ext.items():
+        v = re.sub(r"\bspin_lock_irqsave\(([^,()]+),\s*\w+\)",
+                   r"spin_lock_irq(\1)", v)
+        v = re.sub(r"\bspin_unlock_irqrestore\(([^,()]+),\s*\w+\)",
+                   r"spin_unlock_irq(\1)", v)
+        out[k] = re.sub(r"^\s*unsigned long flags;\n", "", v, flags=re.M)
+    return out
+
+
 def copy_files(src, dst):
     for f in H.TREE_FILES:
         os.makedirs(os.path.dirname(os.path.join(dst, f)), exist_ok=True)
@@ -312,11 +364,32 @@ def main():
         if merged is not None:
             H.write_files(d, merged, only_changed=False)
             return "entangled (3-way merged onto the patched tree)", None, why
-        # 3. test at the prefix: prefix k+1 without the hunks vs prefix k+1
+        # 3. its changed lines, found once each in the patched tree (later
+        #    patches moved or re-indented them), put back as they were
+        blocks = replace_blocks(patched_files, group)
+        if blocks is not None:
+            H.write_files(d, blocks, only_changed=False)
+            return ("entangled (its added lines replaced in the patched "
+                    "tree)", None, why)
+        # 4. test at the longest prefix that still applies without the
+        #    hunks (the next patch rewrites their lines)
+        prefix = k + 1
+        while prefix < len(series):
+            # patch(1) applies file by file: try on a copy, keep it whole
+            nxt = rev + ".next"
+            shutil.rmtree(nxt, ignore_errors=True)
+            shutil.copytree(rev, nxt)
+            if not apply(nxt, render(parsed[prefix]))[0]:
+                shutil.rmtree(nxt)
+                break
+            shutil.rmtree(rev)
+            os.rename(nxt, rev)
+            prefix += 1
         shutil.rmtree(d)
         shutil.copytree(rev, d)
-        return (f"entangled (tested at prefix {k + 1:02d}: later patches "
-                "rewrite its lines)", k + 1, why)
+        return (f"entangled (tested at prefix {prefix:02d}: "
+                f"{series[prefix][:4] if prefix < len(series) else 'nothing'}"
+                " rewrites its lines)", prefix, why)
 
     t = time.time()
     ref_gen = {}
@@ -352,7 +425,7 @@ def main():
             motion = (ext is not None and H.nolines(ext) != H.nolines(pgen)
                       and H.extraction_chunks(ext) ==
                       H.extraction_chunks(pgen))
-            return files, prefix, motion
+            return files, prefix, motion, gdir
         h.files, h.gen = files, gdir
         if ext is None:
             h.result = "run"
@@ -388,6 +461,12 @@ def main():
             h.result = "equivalent"
             h.equiv = ("rename: equal extraction after renaming " +
                        ", ".join(f"{a}->{b}" for a, b in m.items()))
+        elif H.extraction_chunks(irq_normal(ext), ("present.h",), True) == \
+                H.extraction_chunks(irq_normal(pgen), ("present.h",), True):
+            h.result = "equivalent"
+            h.equiv = ("irqsave-only: equal extraction once spin_lock_irqsave/"
+                       "irqrestore are read as spin_lock_irq/unlock_irq (the "
+                       "same when entered with IRQs on)")
         else:
             h.result = "run"
 
@@ -426,55 +505,77 @@ def main():
             with rc_lock:
                 if key in ref_cache:
                     return ref_cache[key]
-            r = ref.probe(state_files[prefix], suite, cfg)
+            r = ref.probe(state_files[prefix], suite, cfg,
+                          reference(prefix)[1])
             r = r if r is not None else {f"{suite}:{cfg}:(no build)"}
             with rc_lock:
                 ref_cache[key] = r
             return r
         return base
 
-    def run_variant(w, files, prefix):
+    memo = {}
+
+    def run_variant(w, files, prefix, gen=None):
+        # The same tree comes back (every hunk of a patch tries the whole
+        # patch left out): evaluate it once.
+        key = (prefix, H.sha("".join(f"{k}\0{v}\0" for k, v in
+                                     sorted(files.items()))))
+        with rc_lock:
+            if key in memo:
+                return memo[key]
         bl = base_fail if prefix is None else prefix_baseline(w, prefix)
-        res, killers, detail = w.evaluate(files, bl, order, full=args.full)
+        res, killers, detail = w.evaluate(files, bl, order, full=args.full,
+                                          gen=gen)
+        with rc_lock:
+            memo[key] = (res, killers, detail)
         # A prefix baseline that itself fails a test everywhere is not a
         # kill; "(no build)" baselines mean: all of that binary's failures
         # are excluded.
         order.credit(killers)
         return res, killers, detail
 
+    def same_objects(w, h):
+        a = w.objects(h.gen, h.id)
+        b = w.objects(reference(h.prefix)[1], f"ref-{h.prefix}")
+        return a is not None and a == b
+
+    DEAD = ("dead code: compiled objects identical (-fkeep-static-functions, "
+            "__LINE__/__FILE__ neutralised) in the 4 configurations")
+
     def evaluate(w, h):
         ts = time.time()
-        res, killers, detail = run_variant(w, h.files, h.prefix)
+        # At a prefix every suite is rebuilt against other declarations:
+        # compare the compiled objects first, which is cheaper.
+        if h.prefix is not None and h.gen and same_objects(w, h):
+            h.result, h.equiv = "equivalent", DEAD
+            h.seconds = time.time() - ts
+            H.log(f"  {h.id:6} {h.result:13} {h.seconds:5.1f}s")
+            return
+        res, killers, detail = run_variant(w, h.files, h.prefix, h.gen)
         h.result, h.killers = res, killers
         if detail:
             h.detail = detail
-        if res == "survived":
-            # Dead code? Compare the compiled objects (every static function
+        if res == "survived" and h.prefix is None and same_objects(w, h):
+            # Dead code: the same compiled objects (every static function
             # kept, __LINE__/__FILE__ neutralised) in the four configs.
-            a = w.objects(h.gen, h.id)
-            b = w.objects(reference(h.prefix)[1], f"ref-{h.prefix}")
-            if a and a == b:
-                h.result = "equivalent"
-                h.equiv = ("dead code: compiled objects identical "
-                           "(-fkeep-static-functions, __LINE__/__FILE__ "
-                           "neutralised) in the 4 configurations")
+            h.result, h.equiv = "equivalent", DEAD
         if res == "killed-build" and not args.no_groups:
             # Which tests guard it once it builds: leave out a neighbour
             # hunk of the same patch too, then the whole patch.
             same = [g for g in all_hunks if g.k == h.k and g is not h]
             same.sort(key=lambda g: abs(g.idx - h.idx))
-            groups = [[h, g] for g in same[:6]]
+            groups = [[h, g] for g in same[:2]]
             if len(same) > 1:
                 groups.append([h] + same)
             for grp in groups:
                 tag = h.id + "+" + "+".join(g.id for g in grp[1:])
                 if len(grp) > 2:
                     tag = h.id + "+patch"
-                files, prefix, motion = classify(h, grp, tag)
+                files, prefix, motion, gdir = classify(h, grp, tag)
                 if motion:
                     r2, k2 = "equivalent (code motion: same definitions)", set()
                 else:
-                    r2, k2, _ = run_variant(w, files, prefix)
+                    r2, k2, _ = run_variant(w, files, prefix, gdir)
                 if r2 != "killed-build":
                     h.group = ("whole patch " + h.patch[:4]
                                if tag.endswith("+patch") else
