@@ -176,7 +176,8 @@ bool sim_once_first(struct sim_once *once)
 {
 	if (once->done)
 		return false;
-	if (!once->next && once_list != once) {
+	if (!once->listed) {
+		once->listed = true;
 		once->next = once_list;
 		once_list = once;
 	}

@@ -114,6 +114,7 @@ void sim_record_pr_warn(const char *fmt, ...) __printf(1, 2);
 /* Once-flags of WARN_ON_ONCE / pr_warn_once sites, cleared by sim_reset(). */
 struct sim_once {
 	bool done;
+	bool listed;		/* on the reset list (next is NULL at its tail) */
 	struct sim_once *next;
 };
 bool sim_once_first(struct sim_once *once);
