@@ -24,9 +24,34 @@ static inline void INIT_LIST_HEAD(struct list_head *list)
 	WRITE_ONCE(list->prev, list);
 }
 
+void sim_record_warn(const char *file, int line, const char *cond);
+
+/*
+ * CONFIG_DEBUG_LIST's __list_add_valid() (lib/list_debug.c): a corrupted
+ * neighbourhood or a node added next to itself (a double add: it is still
+ * on the list) WARNs and the add is skipped, as CHECK_DATA_CORRUPTION()
+ * does without CONFIG_BUG_ON_DATA_CORRUPTION.
+ */
+static inline int __list_add_valid(struct list_head *new,
+				   struct list_head *prev,
+				   struct list_head *next)
+{
+	if (next->prev != prev || prev->next != next) {
+		sim_record_warn(__FILE__, __LINE__, "list_add corruption");
+		return 0;
+	}
+	if (new == prev || new == next) {
+		sim_record_warn(__FILE__, __LINE__, "list_add double add");
+		return 0;
+	}
+	return 1;
+}
+
 static inline void __list_add(struct list_head *new, struct list_head *prev,
 			      struct list_head *next)
 {
+	if (!__list_add_valid(new, prev, next))
+		return;
 	next->prev = new;
 	new->next = next;
 	new->prev = prev;
