@@ -8,17 +8,26 @@
  * switch between CPUs) or the delivery of one of the scenario's interrupts
  * on its CPU.
  *
+ * Inside a program, the simulated scheduler of its CPU makes choices too
+ * (explore_choose(), shims/sim/sched.c): which runnable task runs next, and
+ * whether a running task is preempted at a preemption point by another
+ * runnable one.  They are steps of the schedule like the switches.
+ *
  * A schedule is the list of those choices.  The default policy keeps the
  * running program running (and, when it blocks or ends, takes the lowest
- * enabled one), so a schedule is written as its deviations from that
- * policy: "STEP:CHOICE,...", CHOICE a program index or "iN" for interrupt
- * N.  Exploration is a depth-first search over re-executions (sim_reset()
- * and the scenario's setup each time), bounded by the number of preemptions
- * (a switch away from a program that could have continued; CHESS), followed
- * by optional seeded random walks.
+ * enabled one; when none is, delivers the first interrupt that can be),
+ * lets each CPU pick its tasks FIFO and never preempts a task; a schedule
+ * is written as its deviations from that policy: "STEP:CHOICE,...", CHOICE
+ * a program index, "iN" for interrupt N, "pN" for the Nth runnable task,
+ * "y" for a preemption.  Exploration is a depth-first search over
+ * re-executions (sim_reset() and the scenario's setup each time), bounded
+ * by the number of preemptions (a switch away from a program, or from a
+ * task, that could have continued; CHESS), followed by optional seeded
+ * random walks.
  *
- * After each schedule the machine is run to quiescence (sim_run_all()) and
- * the properties are checked: every program ended (no deadlock or
+ * A scenario's invariant() is checked after every step.  After each
+ * schedule the machine is run to quiescence (sim_run_all()) and the
+ * properties are checked: every program ended (no deadlock or
  * livelock), no packet outstanding, no WARN, no pr_warn_once, the context
  * checker clean, no softirq raised from SMP-call context under RT, plus the
  * scenario's own check() (queues, defer_lists, NAPIs left scheduled).
@@ -47,6 +56,11 @@ struct exp_thread {
 	size_t size;
 	bool done;
 	int *wait_owner;		/* spinning on this lock */
+	int (*wait_cond)(void *);	/* explore_wait_until() */
+	void *wait_arg;
+	unsigned int wait_flags;
+	char wait_what[56];
+	const char *label;		/* explore_point_named() */
 	int saved_cpu;			/* sim_cur_cpu when it yielded */
 	int pending_irq;		/* to deliver when it resumes */
 	const char *file;		/* where it yielded */
@@ -55,7 +69,13 @@ struct exp_thread {
 	int tree_line;
 };
 
+/* What a step chooses: the next program, or a choice of a CPU's scheduler. */
+#define STEP_SWITCH	0
+#define STEP_PICK	EXPLORE_PICK
+#define STEP_PREEMPT	EXPLORE_PREEMPT
+
 struct exp_step {
+	unsigned char kind;		/* STEP_* */
 	unsigned char choice;		/* option index */
 	unsigned char cur;		/* program running before (0xff: none) */
 	unsigned char preempt;		/* preemptions before this step */
@@ -71,6 +91,7 @@ struct exp_event {
 	int line;
 	const char *tree_file;		/* and the tree's code it was in */
 	int tree_line;
+	char what[72];			/* a scheduler choice: what it chose */
 };
 
 static const struct explore_scenario *scn;
@@ -87,8 +108,15 @@ static unsigned int prefix_len;		/* steps forced from trace[] */
 static struct exp_event events[EXP_MAX_STEPS];
 static bool overflow;
 static unsigned int bound;
+static unsigned int preempts;		/* in the current execution */
+static bool replay_broken;
+static bool task_choices = true;	/* NAPITEST_EXPLORE_TASKS */
+static bool por = true;			/* NAPITEST_EXPLORE_POR */
+static unsigned long por_skipped;
 static bool random_mode;
 static unsigned long rng;
+
+static void violate(const char *fmt, const char *arg);
 
 /* ---- The programs' side ---- */
 
@@ -109,13 +137,18 @@ static void yield_to_explorer(const char *file, int line)
 	fiber_finish(fake, &main_bottom, &main_size);
 	/* The explorer chose this program again (cur was set by it). */
 	sim_cur_cpu = t->saved_cpu;
+	t->label = NULL;
 	if (t->pending_irq >= 0) {
 		const struct explore_actor *irq = &scn->irqs[t->pending_irq];
+		int (*cond)(void *) = t->wait_cond;
 
+		/* The handler runs (and yields) as itself, not as the wait. */
 		t->pending_irq = -1;
+		t->wait_cond = NULL;
 		sim_hardirq_enter();
 		irq->fn();
 		sim_hardirq_exit();
+		t->wait_cond = cond;
 	}
 }
 
@@ -123,6 +156,28 @@ void explore_point(const char *file, int line)
 {
 	if (cur < 0)
 		return;
+	yield_to_explorer(file, line);
+}
+
+/* The stack the running program is on: its own, or its CPU's task's. */
+static bool on_own_stack(const volatile void *addr)
+{
+	const char *a = (const char *)(uintptr_t)addr;
+	const char *lo = thr[cur].stack;
+
+	if (a >= lo && a < lo + EXP_STACK)
+		return true;
+	return sim_on_task_stack(addr);
+}
+
+void explore_point_at(const volatile void *addr, const char *file, int line)
+{
+	if (cur < 0)
+		return;
+	if (por && on_own_stack(addr)) {
+		por_skipped++;
+		return;
+	}
 	yield_to_explorer(file, line);
 }
 
@@ -136,6 +191,101 @@ void explore_lock_wait(int *owner, const char *file, int line)
 		yield_to_explorer(file, line);
 	}
 	thr[cur].wait_owner = NULL;
+}
+
+int explore_in_program(void)
+{
+	return sim_explore_active && cur >= 0;
+}
+
+void explore_wait_until(int (*cond)(void *arg), void *arg, unsigned int flags,
+			const char *what)
+{
+	struct exp_thread *t;
+
+	if (cur < 0)
+		sim_bug(__FILE__, __LINE__, "explore_wait_until() outside a program");
+	t = &thr[cur];
+	t->wait_cond = cond;
+	t->wait_arg = arg;
+	t->wait_flags = flags;
+	snprintf(t->wait_what, sizeof(t->wait_what), "%s", what);
+	do {
+		/* An interrupt taken meanwhile runs here, then the test again. */
+		yield_to_explorer(__FILE__, __LINE__);
+		t = &thr[cur];
+	} while (!cond(arg));
+	t->wait_cond = NULL;
+}
+
+void explore_point_named(const char *what)
+{
+	if (cur < 0)
+		return;
+	thr[cur].label = what;
+	yield_to_explorer(__FILE__, __LINE__);
+}
+
+static int rng_next(unsigned int n)
+{
+	rng = rng * 6364136223846793005UL + 1442695040888963407UL;
+	return (int)((rng >> 33) % n);
+}
+
+/* The cost of option o at step s against the preemption bound. */
+static bool step_preempts(const struct exp_step *s, int o);
+
+unsigned int explore_choose(int kind, unsigned int n, const char *const *what)
+{
+	struct exp_step *s;
+	struct exp_event *e;
+	unsigned short en;
+	unsigned int o;
+
+	if (cur < 0 || !sim_explore_active || !task_choices || n < 2)
+		return 0;
+	if (n > 16)
+		n = 16;
+	if (nr_steps >= EXP_MAX_STEPS) {
+		overflow = true;	/* the explorer ends the schedule */
+		return 0;
+	}
+	en = (unsigned short)((1u << n) - 1);
+	s = &trace[nr_steps];
+	if (nr_steps < prefix_len) {
+		o = s->choice;
+		if (s->kind != kind || s->enabled != en ||
+		    s->cur != (unsigned char)cur) {
+			violate("%s", "schedule does not replay "
+				"(the scheduler's choice differs here)");
+			replay_broken = true;
+			o = 0;
+		}
+	} else {
+		o = random_mode ? (unsigned int)rng_next(n) : 0;
+		s->choice = (unsigned char)o;
+		s->tried = (unsigned short)(1u << o);
+	}
+	s->kind = (unsigned char)kind;
+	s->cur = (unsigned char)cur;
+	s->enabled = en;
+	s->preempt = (unsigned char)preempts;
+	if (step_preempts(s, (int)o))
+		preempts++;
+	e = &events[nr_steps];
+	e->thread = (unsigned char)cur;
+	e->irq = -1;
+	e->file = NULL;
+	e->line = 0;
+	e->tree_file = thr[cur].tree_file;
+	e->tree_line = thr[cur].tree_line;
+	if (kind == STEP_PICK)
+		snprintf(e->what, sizeof(e->what), "sched: picks %s (of %u)",
+			 what[o], n);
+	else
+		snprintf(e->what, sizeof(e->what), "sched: %s", what[o]);
+	nr_steps++;
+	return o;
 }
 
 static void thread_entry(unsigned int hi, unsigned int lo)
@@ -155,15 +305,29 @@ static void thread_entry(unsigned int hi, unsigned int lo)
 
 /* ---- The explorer's side ---- */
 
+static bool thread_waiting(const struct exp_thread *t)
+{
+	if (t->wait_owner && *t->wait_owner >= 0)
+		return true;
+	return t->wait_cond && !t->wait_cond(t->wait_arg);
+}
+
 static bool thread_enabled(int i)
+{
+	struct exp_thread *t = &thr[i];
+
+	return !t->done && !thread_waiting(t);
+}
+
+/* Its CPU can take an interrupt: running, or waiting interruptibly. */
+static bool thread_interruptible(int i)
 {
 	struct exp_thread *t = &thr[i];
 
 	if (t->done)
 		return false;
-	if (t->wait_owner && *t->wait_owner >= 0)
-		return false;
-	return true;
+	return !thread_waiting(t) ||
+	       (t->wait_cond && (t->wait_flags & EXPLORE_WAIT_IRQS));
 }
 
 /* The program an option runs: itself, or the program of the IRQ's CPU. */
@@ -191,7 +355,7 @@ static unsigned short enabled_mask(void)
 		int t = opt_thread(EXPLORE_MAX_THREADS + i);
 		const struct sim_cpu *c;
 
-		if (irq_done[i] || t < 0 || !thread_enabled(t))
+		if (irq_done[i] || t < 0 || !thread_interruptible(t))
 			continue;
 		c = &sim_cpus[scn->irqs[i].cpu];
 		if (c->irqs_off || c->hardirq || thr[t].pending_irq >= 0)
@@ -210,7 +374,7 @@ static int default_choice(int running, unsigned short en)
 
 	if (running >= 0 && (en & (1u << running)))
 		return running;
-	for (i = 0; i < scn->nr_threads; i++)
+	for (i = 0; i < EXP_NR_OPTS; i++)
 		if (en & (1u << i))
 			return i;
 	return -1;
@@ -220,6 +384,22 @@ static bool is_preemption(int running, unsigned short en, int o)
 {
 	return running >= 0 && (en & (1u << running)) &&
 	       opt_thread(o) != running;
+}
+
+static int step_default(const struct exp_step *s)
+{
+	if (s->kind != STEP_SWITCH)
+		return 0;
+	return default_choice(s->cur == 0xff ? -1 : s->cur, s->enabled);
+}
+
+static bool step_preempts(const struct exp_step *s, int o)
+{
+	if (s->kind == STEP_PREEMPT)
+		return o == 1;
+	if (s->kind == STEP_PICK)
+		return false;	/* the previous task blocked or was preempted */
+	return is_preemption(s->cur == 0xff ? -1 : s->cur, s->enabled, o);
 }
 
 static void resume(int o)
@@ -243,6 +423,19 @@ static void resume(int o)
 static char violation[256];
 static bool bugged;
 
+static void reset_thread(struct exp_thread *t)
+{
+	t->done = false;
+	t->wait_owner = NULL;
+	t->wait_cond = NULL;
+	t->label = NULL;
+	t->pending_irq = -1;
+	t->file = NULL;
+	t->line = 0;
+	t->tree_file = NULL;
+	t->tree_line = 0;
+}
+
 static void violate(const char *fmt, const char *arg)
 {
 	if (!violation[0])
@@ -256,11 +449,12 @@ static void violate(const char *fmt, const char *arg)
  */
 static void execute(void)
 {
-	unsigned int preempt = 0;
 	int running = -1, i;
 
 	violation[0] = '\0';
 	overflow = false;
+	replay_broken = false;
+	preempts = 0;
 	memset(irq_done, 0, sizeof(irq_done));
 	scn->setup();
 	for (i = 0; i < scn->nr_threads; i++) {
@@ -268,13 +462,7 @@ static void execute(void)
 		uintptr_t addr = (uintptr_t)t;
 
 		t->a = &scn->threads[i];
-		t->done = false;
-		t->wait_owner = NULL;
-		t->pending_irq = -1;
-		t->file = NULL;
-		t->line = 0;
-		t->tree_file = NULL;
-		t->tree_line = 0;
+		reset_thread(t);
 		if (!t->stack)
 			t->stack = malloc(EXP_STACK);
 		getcontext(&t->ctx);
@@ -290,19 +478,29 @@ static void execute(void)
 	nr_steps = 0;
 	for (;;) {
 		unsigned short en = enabled_mask();
+		unsigned int idx;
 		struct exp_step *s;
 		int o;
 
 		if (!en) {
+			/* Idle CPUs waiting for work do not keep it going. */
 			for (i = 0; i < scn->nr_threads; i++)
-				if (!thr[i].done)
+				if (!thr[i].done && !(thr[i].wait_cond &&
+				      (thr[i].wait_flags & EXPLORE_WAIT_IDLE)))
 					break;
-			if (i < scn->nr_threads)
+			if (i < scn->nr_threads && thr[i].wait_cond) {
+				static char msg[160];
+
+				snprintf(msg, sizeof(msg), "%s waits for %s",
+					 thr[i].a->name, thr[i].wait_what);
+				violate("deadlock: %s, which never comes", msg);
+			} else if (i < scn->nr_threads) {
 				violate("deadlock: %s spins on a lock nobody releases",
 					thr[i].a->name);
+			}
 			break;
 		}
-		if (nr_steps >= EXP_MAX_STEPS) {
+		if (overflow || nr_steps >= EXP_MAX_STEPS) {
 			overflow = true;
 			violate("%s", "livelock: no end after the step limit");
 			break;
@@ -310,7 +508,8 @@ static void execute(void)
 		s = &trace[nr_steps];
 		if (nr_steps < prefix_len) {
 			o = s->choice;
-			if (!(en & (1u << o)) || s->cur != (unsigned char)running) {
+			if (s->kind != STEP_SWITCH || !(en & (1u << o)) ||
+			    s->cur != (unsigned char)running) {
 				violate("%s", "schedule does not replay (choice not enabled here)");
 				break;
 			}
@@ -322,27 +521,44 @@ static void execute(void)
 				for (i = 0; i < EXP_NR_OPTS; i++)
 					if (en & (1u << i))
 						opts[n++] = i;
-				rng = rng * 6364136223846793005UL + 1442695040888963407UL;
-				o = opts[(rng >> 33) % (unsigned long)n];
+				o = opts[rng_next((unsigned int)n)];
 			}
 			s->choice = (unsigned char)o;
 			s->tried = (unsigned short)(1u << o);
 		}
+		s->kind = STEP_SWITCH;
 		s->cur = (unsigned char)running;
 		s->enabled = en;
-		s->preempt = (unsigned char)preempt;
+		s->preempt = (unsigned char)preempts;
 		if (is_preemption(running, en, o))
-			preempt++;
-		nr_steps++;
+			preempts++;
+		idx = nr_steps++;
 		resume(o);
 		running = opt_thread(o);
-		events[nr_steps - 1].thread = (unsigned char)running;
-		events[nr_steps - 1].irq = o >= EXPLORE_MAX_THREADS ?
+		events[idx].thread = (unsigned char)running;
+		events[idx].irq = o >= EXPLORE_MAX_THREADS ?
 			(signed char)(o - EXPLORE_MAX_THREADS) : -1;
-		events[nr_steps - 1].file = thr[running].file;
-		events[nr_steps - 1].line = thr[running].line;
-		events[nr_steps - 1].tree_file = thr[running].tree_file;
-		events[nr_steps - 1].tree_line = thr[running].tree_line;
+		events[idx].file = thr[running].file;
+		events[idx].line = thr[running].line;
+		events[idx].tree_file = thr[running].tree_file;
+		events[idx].tree_line = thr[running].tree_line;
+		events[idx].what[0] = '\0';
+		if (thr[running].wait_cond)
+			snprintf(events[idx].what, sizeof(events[idx].what),
+				 "waits for %s", thr[running].wait_what);
+		else if (thr[running].label)
+			snprintf(events[idx].what, sizeof(events[idx].what),
+				 "%s", thr[running].label);
+		if (replay_broken)
+			break;
+		if (scn->invariant && !violation[0]) {
+			const char *msg = scn->invariant();
+
+			if (msg) {
+				violate("%s", msg);
+				break;
+			}
+		}
 	}
 	sim_explore_active = 0;
 	if (violation[0])
@@ -392,11 +608,16 @@ static void schedule_string(char *buf, size_t len)
 	buf[0] = '\0';
 	for (i = 0; i < nr_steps && n + 16 < len; i++) {
 		const struct exp_step *s = &trace[i];
-		int run = s->cur == 0xff ? -1 : s->cur;
 
-		if (s->choice == default_choice(run, s->enabled))
+		if (s->choice == step_default(s))
 			continue;
-		if (s->choice >= EXPLORE_MAX_THREADS)
+		if (s->kind == STEP_PICK)
+			n += (size_t)snprintf(buf + n, len - n, "%s%u:p%d",
+					      n ? "," : "", i, s->choice);
+		else if (s->kind == STEP_PREEMPT)
+			n += (size_t)snprintf(buf + n, len - n, "%s%u:y",
+					      n ? "," : "", i);
+		else if (s->choice >= EXPLORE_MAX_THREADS)
 			n += (size_t)snprintf(buf + n, len - n, "%s%u:i%d",
 					      n ? "," : "", i,
 					      s->choice - EXPLORE_MAX_THREADS);
@@ -411,7 +632,7 @@ static void schedule_string(char *buf, size_t len)
 /* Parse "STEP:CHOICE,..." into a forced prefix (defaults in between). */
 static bool parse_schedule(const char *str)
 {
-	unsigned int want[EXP_MAX_STEPS / 8][2], n = 0, i;
+	unsigned int want[EXP_MAX_STEPS / 8][3], n = 0, i;
 
 	if (!strcmp(str, "-")) {
 		prefix_len = 0;
@@ -425,11 +646,21 @@ static bool parse_schedule(const char *str)
 		if (*end != ':')
 			return false;
 		str = end + 1;
+		want[n][2] = STEP_SWITCH;
 		if (*str == 'i') {
 			c = EXPLORE_MAX_THREADS + (unsigned int)strtoul(str + 1, &end, 10);
+		} else if (*str == 'p') {
+			c = (unsigned int)strtoul(str + 1, &end, 10);
+			want[n][2] = STEP_PICK;
+		} else if (*str == 'y') {
+			c = 1;
+			end = (char *)str + 1;
+			want[n][2] = STEP_PREEMPT;
 		} else {
 			c = (unsigned int)strtoul(str, &end, 10);
 		}
+		if (end == str || (*end && *end != ','))
+			return false;
 		str = *end == ',' ? end + 1 : end;
 		want[n][0] = step;
 		want[n][1] = c;
@@ -444,7 +675,8 @@ static bool parse_schedule(const char *str)
 		unsigned int step = want[i][0];
 
 		execute();
-		if (nr_steps <= step)
+		if (nr_steps <= step || trace[step].kind != want[i][2] ||
+		    !(trace[step].enabled & (1u << want[i][1])))
 			return false;
 		trace[step].choice = (unsigned char)want[i][1];
 		prefix_len = step + 1;
@@ -486,7 +718,8 @@ static void print_counterexample(FILE *f)
 		fprintf(f, "  schedule of scenario %s\n", scn->name);
 	fprintf(f, "  replay: NAPITEST_SCHEDULE='%s/%s'\n", scn->name, sched);
 	fprintf(f, "  each row: where that CPU stopped, about to do the operation at that\n"
-		   "  location (\"A > list.h:N\": a shim's point, reached after tree line A)\n");
+		   "  location (\"A > list.h:N\": a shim's point, reached after tree line A);\n"
+		   "  \"sched:\" rows: a choice of that CPU's scheduler on its way there\n");
 	fprintf(f, "  %-6s", "step");
 	for (i = 0; i < (unsigned int)ncol; i++)
 		fprintf(f, " %-46s", thr[i].a ? thr[i].a->name : "?");
@@ -494,7 +727,6 @@ static void print_counterexample(FILE *f)
 	for (i = 0; i < nr_steps; i++) {
 		const struct exp_event *e = &events[i];
 		const struct exp_step *s = &trace[i];
-		int run = s->cur == 0xff ? -1 : s->cur;
 		char loc[96];
 		int c;
 
@@ -503,7 +735,10 @@ static void print_counterexample(FILE *f)
 			fprintf(f, "  ... %u more steps\n", nr_steps - i);
 			break;
 		}
-		if (e->file && strstr(e->file, "/shims/") && e->tree_file)
+		if (e->what[0])
+			snprintf(loc, sizeof(loc), "%s%s", e->irq >= 0 ? "IRQ> " : "",
+				 e->what);
+		else if (e->file && strstr(e->file, "/shims/") && e->tree_file)
 			/* A shim's point: name the tree's line it was reached from. */
 			snprintf(loc, sizeof(loc), "%s%s:%d > %s:%d",
 				 e->irq >= 0 ? "IRQ> " : "",
@@ -515,9 +750,10 @@ static void print_counterexample(FILE *f)
 		fprintf(f, "  %-6u", i);
 		for (c = 0; c < ncol; c++)
 			fprintf(f, " %-46s", c == e->thread ? loc : "");
-		if (s->choice != default_choice(run, s->enabled))
-			fprintf(f, " <- %s", is_preemption(run, s->enabled, s->choice) ?
-				"preempted" : "switch");
+		if (s->choice != step_default(s))
+			fprintf(f, " <- %s", step_preempts(s, s->choice) ?
+				"preempted" :
+				s->kind == STEP_SWITCH ? "switch" : "choice");
 		fprintf(f, "\n");
 		shown++;
 	}
@@ -535,6 +771,7 @@ void explore_on_bug(void)
 		events[nr_steps - 1].thread = (unsigned char)cur;
 		events[nr_steps - 1].file = "(BUG)";
 		events[nr_steps - 1].line = 0;
+		events[nr_steps - 1].what[0] = '\0';
 	}
 	fprintf(stderr, "  BUG while exploring:\n");
 	print_counterexample(stderr);
@@ -555,14 +792,13 @@ static bool backtrack(void)
 
 	for (j = (int)nr_steps - 1; j >= 0; j--) {
 		struct exp_step *s = &trace[j];
-		int run = s->cur == 0xff ? -1 : s->cur;
 		unsigned short cand = s->enabled & ~s->tried;
 		int o;
 
-		for (o = 0; o < EXP_NR_OPTS; o++) {
+		for (o = 0; o < 16; o++) {
 			if (!(cand & (1u << o)))
 				continue;
-			if (s->preempt + is_preemption(run, s->enabled, o) > bound) {
+			if (s->preempt + step_preempts(s, o) > bound) {
 				s->tried |= (unsigned short)(1u << o);
 				continue;
 			}
@@ -591,7 +827,7 @@ static void record(struct explore_result *r)
 
 void explore_run(const struct explore_scenario *s, struct explore_result *r)
 {
-	const char *env = getenv("NAPITEST_SCHEDULE");
+	const char *env = getenv("NAPITEST_SCHEDULE"), *only;
 	double t0 = now();
 	unsigned int walks = s->random_walks, nwalks;
 	unsigned long max_schedules;
@@ -606,6 +842,11 @@ void explore_run(const struct explore_scenario *s, struct explore_result *r)
 	if (getenv("NAPITEST_EXPLORE_WALKS"))
 		walks = (unsigned int)atoi(getenv("NAPITEST_EXPLORE_WALKS"));
 	all = getenv("NAPITEST_EXPLORE_ALL") != NULL;
+	task_choices = !getenv("NAPITEST_EXPLORE_TASKS") ||
+		       atoi(getenv("NAPITEST_EXPLORE_TASKS")) != 0;
+	por = !getenv("NAPITEST_EXPLORE_POR") ||
+	      atoi(getenv("NAPITEST_EXPLORE_POR")) != 0;
+	por_skipped = 0;
 	max_schedules = s->max_schedules ? s->max_schedules : 200000;
 	max_seconds = getenv("NAPITEST_EXPLORE_SECONDS") ?
 		atof(getenv("NAPITEST_EXPLORE_SECONDS")) : 20.0;
@@ -613,6 +854,12 @@ void explore_run(const struct explore_scenario *s, struct explore_result *r)
 		strtoul(getenv("NAPITEST_EXPLORE_SEED"), NULL, 0) : 1;
 	random_mode = false;
 
+	only = getenv("NAPITEST_EXPLORE_ONLY");
+	if (only && *only && strcmp(only, s->name)) {
+		printf("  %s: skipped (NAPITEST_EXPLORE_ONLY=%s)\n", s->name, only);
+		r->complete = 1;
+		return;
+	}
 	if (env && *env) {
 		const char *slash = strchr(env, '/');
 		size_t nl = slash ? (size_t)(slash - env) : 0;
@@ -666,13 +913,14 @@ void explore_run(const struct explore_scenario *s, struct explore_result *r)
 	}
 	random_mode = false;
 	r->seconds = now() - t0;
-	printf("  %s: bound %u, %lu schedules%s + %u random walks, %lu steps, "
-	       "%.2f s, %.0f schedules/s, %lu violating\n",
+	printf("  %s: bound %u, %lu schedules%s + %u random walks, %lu steps "
+	       "(%lu stack-local points skipped), %.2f s, %.0f schedules/s, "
+	       "%lu violating\n",
 	       s->name, bound, r->schedules - nwalks,
 	       r->complete ? " (exhaustive)" :
 	       r->violations && !all ? " (stopped at the first counterexample)" :
 	       " (cut off: NAPITEST_EXPLORE_SECONDS or schedule limit)",
-	       nwalks, r->steps, r->seconds,
+	       nwalks, r->steps, por_skipped, r->seconds,
 	       r->seconds > 0 ? r->schedules / r->seconds : 0.0, r->violations);
 }
 
@@ -681,6 +929,12 @@ void explore_hook(const char *file, int line)
 {
 	if (sim_explore_active)
 		explore_point(file, line);
+}
+
+void explore_hook_at(const volatile void *addr, const char *file, int line)
+{
+	if (sim_explore_active)
+		explore_point_at(addr, file, line);
 }
 
 void explore_hook_lock(int *owner, const char *file, int line)

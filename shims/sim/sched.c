@@ -3,8 +3,10 @@
  * Tasks, the scheduler, kthreads, smpboot, workqueues and CPU hotplug of the
  * simulated machine.  Each task is a coroutine (ucontext) bound to a CPU;
  * sim_run_cpu() is that CPU's scheduler.  Only one coroutine runs at a time,
- * and every choice is deterministic (FIFO within a class), so a run is
- * reproducible.
+ * and every choice is deterministic (FIFO within a class, or seeded), so a
+ * run is reproducible.  Under the interleaving explorer the choices of a
+ * CPU's scheduler (which task next, whether to preempt) are the explorer's
+ * (explore_choose()).
  */
 /* Explorer points are placed explicitly in the simulator (sim/explore.h). */
 #define SIM_RAW_ONCE
@@ -44,9 +46,22 @@ static unsigned int nr_hotplug_threads;
 static unsigned int setup_runs[NR_CPUS];
 static int (*cpu_dead_cb)(unsigned int cpu);
 
+/* CPU hotplug: stop_machine(take_cpu_down) requested on this CPU. */
+static bool takedown_pending[NR_CPUS];
+
 struct task_struct *sim_current(void)
 {
 	return sim_this()->curr;
+}
+
+/* addr is on the stack of the task running on this CPU (explorer's POR). */
+bool sim_on_task_stack(const volatile void *addr)
+{
+	struct sim_coroutine *co = sim_this()->curr->ctx;
+	const char *a = (const char *)(uintptr_t)addr;
+
+	return co && a >= (const char *)co->stack &&
+	       a < (const char *)co->stack + STACK_SIZE;
 }
 
 static void enqueue(struct task_struct *p)
@@ -65,18 +80,24 @@ static void dequeue(struct task_struct *p)
 	list_del_init(&p->run_list);
 }
 
-/* try_to_wake_up() for any state but TASK_RUNNING. */
-int wake_up_process(struct task_struct *p)
+/* try_to_wake_up(p, state): wakes p only if it sleeps in one of state. */
+static int wake_up_state(struct task_struct *p, unsigned int state)
 {
 	explore_hook(__FILE__, __LINE__);
 	if (!p || p->exited)
 		return 0;
-	if (READ_ONCE(p->__state) == TASK_RUNNING)
+	if (!(READ_ONCE(p->__state) & state))
 		return 0;
 	WRITE_ONCE(p->__state, TASK_RUNNING);
 	enqueue(p);
 	sim_cpus[p->cpu].cnt.wakeups++;
 	return 1;
+}
+
+/* TASK_NORMAL: a parked kthread is woken by kthread_unpark() only. */
+int wake_up_process(struct task_struct *p)
+{
+	return wake_up_state(p, TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE);
 }
 
 static void task_entry(unsigned int hi, unsigned int lo)
@@ -129,14 +150,16 @@ struct task_struct *sim_task_create(int (*fn)(void *), void *data, int cpu,
 
 /*
  * The next task: RT before normal; within a class the first queued, or,
- * with a schedule seed, any of them.  A task that gave the CPU up while
- * still runnable (need_resched) is not picked again while another task of
- * its class waits: that is why it was asked to yield.
+ * with a schedule seed, any of them, or under the explorer the one it
+ * chooses.  A task that gave the CPU up while still runnable
+ * (need_resched) is not picked again while another task of its class
+ * waits: that is why it was asked to yield.
  */
 static struct task_struct *pick_next(int cpu, struct task_struct *prev)
 {
-	struct task_struct *p, *pick = NULL;
-	unsigned long n = 0, k;
+	struct task_struct *p, *cand[16];
+	const char *what[16];
+	unsigned int n = 0, k;
 	bool rt = false, skip_prev;
 
 	list_for_each_entry(p, &runqueue[cpu], run_list)
@@ -144,16 +167,22 @@ static struct task_struct *pick_next(int cpu, struct task_struct *prev)
 	list_for_each_entry(p, &runqueue[cpu], run_list)
 		n += p->rt == rt;
 	skip_prev = prev && prev->on_rq && prev->rt == rt && n > 1;
-	k = sim_random(n - skip_prev);
+	n = 0;
 	list_for_each_entry(p, &runqueue[cpu], run_list) {
 		if (p->rt != rt || (skip_prev && p == prev))
 			continue;
-		if (!k--) {
-			pick = p;
-			break;
+		if (n < ARRAY_SIZE(cand)) {
+			what[n] = p->comm;
+			cand[n++] = p;
 		}
 	}
-	return pick;
+	if (!n)
+		return NULL;
+	if (explore_in_program())
+		k = explore_choose(EXPLORE_PICK, n, what);
+	else
+		k = (unsigned int)sim_random(n);
+	return cand[k];
 }
 
 /* Run task p on its CPU until it gives the CPU back. */
@@ -189,7 +218,9 @@ unsigned long sim_run_cpu(int cpu, unsigned long max_switches)
 
 	struct task_struct *prev_task = NULL;
 
-	while (n < max_switches && sim_cpus[cpu].online) {
+	/* A pending takedown: the stopper gets the CPU at the next switch. */
+	while (n < max_switches && sim_cpus[cpu].online &&
+	       !takedown_pending[cpu]) {
 		struct task_struct *p;
 
 		if (sim_csd_pending(cpu)) {
@@ -265,6 +296,30 @@ bool need_resched(void)
 }
 
 /*
+ * Whether a runnable task takes the CPU from current here.  Outside the
+ * explorer it always does (need_resched() is taken to be set); under the
+ * explorer it is a choice, "no" by default and counted against the
+ * preemption bound when taken: in the kernel it depends on the woken
+ * task's vruntime (check_preempt_wakeup()) or on the tick.
+ */
+static bool preempt_here(void)
+{
+	struct task_struct *p = current, *q;
+	char no[64], yes[64];
+	const char *what[2] = { no, yes };
+
+	if (!explore_in_program())
+		return true;
+	list_for_each_entry(q, &runqueue[sim_cpu_id()], run_list)
+		if (q != p)
+			break;
+	snprintf(no, sizeof(no), "%s keeps the CPU", p->comm);
+	snprintf(yes, sizeof(yes), "%s preempted (%s runnable)", p->comm,
+		 q->comm);
+	return explore_choose(EXPLORE_PREEMPT, 2, what) == 1;
+}
+
+/*
  * cond_resched(): counted on every call.  Under NONE and VOLUNTARY it is
  * the only place a running kthread gives the CPU to another task; under
  * FULL and RT the kernel's cond_resched() is empty, preemption happens at
@@ -278,14 +333,19 @@ int sim_cond_resched(void)
 		return 0;
 	if (!current->ctx || !need_resched() || sim_this()->preempt_disable)
 		return 0;
+	if (!preempt_here())
+		return 0;
 	schedule();
 	return 1;
 }
 
 /*
  * Preemption points under FULL/RT: local_bh_enable() and spin_unlock() in
- * task context with nothing held.  Simplified: the kernel also preempts on
- * the tick and on return from interrupt.
+ * task context (not serving softirqs) with nothing held.  Simplified: the
+ * kernel also preempts on the tick and on return from interrupt, and on RT
+ * inside BH-disabled sections too (another task then blocks on the BH lock
+ * at its own local_bh_disable(), which this model folds into "not
+ * preempted").
  */
 void sim_preempt_point(void)
 {
@@ -294,9 +354,10 @@ void sim_preempt_point(void)
 	sim_watchdog();
 	if (sim_preempt < SIM_PREEMPT_FULL || !current->ctx)
 		return;
-	if (c->bh_disable || c->preempt_disable || c->irqs_off || c->hardirq)
+	if (c->bh_disable || c->serving_softirq || c->preempt_disable ||
+	    c->irqs_off || c->hardirq)
 		return;
-	if (need_resched())
+	if (need_resched() && preempt_here())
 		schedule();
 }
 
@@ -329,9 +390,17 @@ void kthread_parkme(void)
 	__set_current_state(TASK_RUNNING);
 }
 
+/* kthread_unpark(): the parked thread runs again (kernel/kthread.c). */
+static void kthread_unpark(struct task_struct *k)
+{
+	k->should_park = false;
+	wake_up_state(k, TASK_PARKED);
+}
+
 int kthread_stop(struct task_struct *k)
 {
 	k->should_stop = true;
+	kthread_unpark(k);
 	wake_up_process(k);
 	sim_run_cpu(k->cpu, 1000);
 	return 0;
@@ -542,53 +611,181 @@ int cpuhp_setup_state_nocalls(enum cpuhp_state state, const char *name,
 }
 
 /*
- * CPU offline (cpu_down()): park the smpboot threads of cpu, take it
- * offline, then run the dead callbacks (dev_cpu_dead()) on control_cpu, as
- * the CPUHP_*_DEAD states run on the CPU driving the hotplug.
+ * CPU hotplug, as kernel/cpu.c runs it for cpu_down(cpu) and cpu_up(cpu),
+ * reduced to the states the code under test depends on:
+ *
+ *   CPUHP_AP_SMPBOOT_THREADS  smpboot_park_threads(): kthread_park() each
+ *                             per-CPU thread of the outgoing CPU, last
+ *                             registered first (backlog_napi before
+ *                             ksoftirqd), waiting for each to park
+ *   CPUHP_TEARDOWN_CPU        takedown_cpu(): stop_machine(take_cpu_down)
+ *                             on the outgoing CPU; the control CPU waits
+ *                             with IRQs off until it is dead
+ *   CPUHP_NET_DEV_DEAD        dev_cpu_dead() on the control CPU
+ *
+ * and back up: online, smpboot_unpark_threads() in registration order.
+ *
+ * Simplified: in the kernel the parking is done by the outgoing CPU's
+ * cpuhp/N thread, here by the control side (the threads see the same
+ * requests); the stopper takes the CPU at its next context switch, not at
+ * the next preemption point; tasks left runnable on a dead CPU are not
+ * migrated but wait for it to come back (the per-CPU kworker; nothing the
+ * code under test queues); the other DEAD and DYING states (timers, RCU,
+ * the scheduler's own) are not modelled; a dead CPU's pending softirq bits
+ * stay set until it is back, as in irq_stat.
+ *
+ * Under the explorer, cpu_down() is a program on the control CPU and the
+ * outgoing CPU runs sim_cpu_idle() as its program; outside it the control
+ * side runs the outgoing CPU's scheduler itself.
  */
+
+/* The per-CPU threads in smpboot registration order: ksoftirqd first. */
+static unsigned int percpu_threads(int cpu, struct task_struct **t)
+{
+	unsigned int i, n = 0;
+
+	t[n++] = per_cpu(ksoftirqd, cpu);
+	for (i = 0; i < nr_hotplug_threads; i++) {
+		struct task_struct *tsk = *per_cpu_ptr(hotplug_threads[i]->store, cpu);
+
+		if (tsk)
+			t[n++] = tsk;
+	}
+	return n;
+}
+
+static int task_parked(void *arg)
+{
+	struct task_struct *p = arg;
+
+	return p->parked && !p->on_rq;
+}
+
+/* kthread_park(): ask, wake, wait until it sleeps in kthread_parkme(). */
+static void kthread_park(struct task_struct *p)
+{
+	p->should_park = true;
+	wake_up_process(p);
+	if (explore_in_program()) {
+		char what[48];
+
+		snprintf(what, sizeof(what), "%s to park", p->comm);
+		explore_wait_until(task_parked, p, EXPLORE_WAIT_IRQS, what);
+		return;
+	}
+	sim_run_cpu(p->cpu, 1000);
+	if (!task_parked(p))
+		sim_bug(__FILE__, __LINE__, "kthread_park(): the thread did not park");
+}
+
+/*
+ * take_cpu_down() (kernel/cpu.c), the stopper on the outgoing CPU with
+ * IRQs off: __cpu_disable() takes it out of cpu_online_mask, then the
+ * DYING states run, of which smpcfd_dying_cpu() runs the csds still queued
+ * for it (__flush_smp_call_function_queue(false)): their raises are never
+ * run there.  Then the CPU is dead.
+ */
+static void take_cpu_down(int cpu)
+{
+	int prev = sim_switch_cpu(cpu);
+	struct sim_cpu *c = sim_this();
+
+	c->irqs_off = true;
+	WRITE_ONCE(c->online, false);
+	sim_dying_flush(cpu);
+	WRITE_ONCE(takedown_pending[cpu], false);
+	sim_switch_cpu(prev);
+}
+
+static int cpu_dead(void *arg)
+{
+	int cpu = (int)(uintptr_t)arg;
+
+	return !READ_ONCE(sim_cpus[cpu].online) && !READ_ONCE(takedown_pending[cpu]);
+}
+
+/* cpu_down(cpu) from the current (control) CPU. */
 void sim_cpu_down(int cpu, int control_cpu)
 {
-	unsigned int i;
+	struct task_struct *t[ARRAY_SIZE(hotplug_threads) + 1];
+	int prev = sim_switch_cpu(control_cpu);
+	unsigned int n = percpu_threads(cpu, t);
 
-	for (i = 0; i < nr_hotplug_threads; i++) {
-		struct task_struct *tsk = *per_cpu_ptr(hotplug_threads[i]->store, cpu);
-
-		if (tsk) {
-			tsk->should_park = true;
-			wake_up_process(tsk);
-		}
+	while (n--)
+		kthread_park(t[n]);
+	if (explore_in_program()) {
+		WRITE_ONCE(takedown_pending[cpu], true);
+		/* multi_cpu_stop(): the control CPU waits with IRQs off. */
+		explore_wait_until(cpu_dead, (void *)(uintptr_t)cpu, 0,
+				   "take_cpu_down() on the outgoing CPU");
+	} else {
+		take_cpu_down(cpu);
 	}
-	sim_run_cpu(cpu, 1000);
-	sim_cpus[cpu].online = false;
 	if (cpu_dead_cb) {
-		int prev = sim_switch_cpu(control_cpu);
-
+		explore_point_named("CPUHP_NET_DEV_DEAD: dev_cpu_dead()");
 		cpu_dead_cb((unsigned int)cpu);
-		sim_switch_cpu(prev);
 	}
+	sim_switch_cpu(prev);
 }
 
+/* cpu_up(cpu): online, unpark; outside the explorer, let it run. */
 void sim_cpu_up(int cpu)
 {
-	unsigned int i;
+	struct task_struct *t[ARRAY_SIZE(hotplug_threads) + 1];
+	unsigned int i, n = percpu_threads(cpu, t);
 
-	sim_cpus[cpu].online = true;
-	for (i = 0; i < nr_hotplug_threads; i++) {
-		struct task_struct *tsk = *per_cpu_ptr(hotplug_threads[i]->store, cpu);
-
-		if (tsk) {
-			tsk->should_park = false;
-			wake_up_process(tsk);
-		}
-	}
-	sim_run_cpu(cpu, 1000);
+	sim_cpus[cpu].irqs_off = false;
+	WRITE_ONCE(sim_cpus[cpu].online, true);
+	for (i = 0; i < n; i++)
+		kthread_unpark(t[i]);
+	if (!explore_in_program())
+		sim_run_cpu(cpu, 1000);
 }
 
+static int cpu_has_work(void *arg)
+{
+	int cpu = (int)(uintptr_t)arg;
+
+	return !list_empty(&runqueue[cpu]) || sim_csd_pending(cpu) ||
+	       READ_ONCE(takedown_pending[cpu]);
+}
+
+/*
+ * An explorer program: the life of cpu until it is taken down.  Its
+ * scheduler runs whatever is runnable; idle, it waits for work (taking
+ * interrupts meanwhile, do_idle()); when cpu_down() asks for it, the
+ * stopper runs take_cpu_down() here and the program ends.
+ */
+void sim_cpu_idle(int cpu)
+{
+	while (READ_ONCE(sim_cpus[cpu].online)) {
+		explore_point_named("idle loop, about to schedule");
+		if (READ_ONCE(takedown_pending[cpu])) {
+			take_cpu_down(cpu);
+			break;
+		}
+		if (sim_run_cpu(cpu, 1000) || cpu_has_work((void *)(uintptr_t)cpu))
+			continue;
+		if (!explore_in_program())
+			break;
+		explore_wait_until(cpu_has_work, (void *)(uintptr_t)cpu,
+				   EXPLORE_WAIT_IRQS | EXPLORE_WAIT_IDLE,
+				   "work");
+	}
+}
+
+/* smpboot_thread_fn() with softirq_threads (kernel/softirq.c). */
 static int ksoftirqd_fn(void *data)
 {
 	(void)data;
 	while (!kthread_should_stop()) {
 		set_current_state(TASK_INTERRUPTIBLE);
+		/* smpboot parks before running anything. */
+		if (kthread_should_park()) {
+			__set_current_state(TASK_RUNNING);
+			kthread_parkme();
+			continue;
+		}
 		if (!local_softirq_pending()) {
 			schedule();
 			continue;
@@ -616,6 +813,7 @@ void sim_sched_reset(void)
 	nr_tasks = 0;
 	nr_hotplug_threads = 0;
 	cpu_dead_cb = NULL;
+	memset(takedown_pending, 0, sizeof(takedown_pending));
 	memset(setup_runs, 0, sizeof(setup_runs));
 	memset(work_runs, 0, sizeof(work_runs));
 }

@@ -8,6 +8,8 @@ void sim_sched_boot(void);
 void sim_skb_reset(void);
 void sim_lockdep_reset(void);
 void sim_run_ksoftirqd(void);
+void sim_dying_flush(int cpu);
+bool sim_on_task_stack(const volatile void *addr);
 
 /* Coroutine switches, annotated for AddressSanitizer's stack tracking. */
 #ifdef __SANITIZE_ADDRESS__

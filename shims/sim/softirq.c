@@ -272,6 +272,19 @@ void sim_idle_flush(int cpu)
 	sim_switch_cpu(prev);
 }
 
+/*
+ * smpcfd_dying_cpu() (kernel/smp.c) on the outgoing CPU, from
+ * take_cpu_down() with IRQs off: the csds still queued for it run there;
+ * what they raise stays pending until the CPU is back.
+ */
+void sim_dying_flush(int cpu)
+{
+	int prev = sim_switch_cpu(cpu);
+
+	flush_csd_queue();
+	sim_switch_cpu(prev);
+}
+
 bool sim_csd_pending(int cpu)
 {
 	return !list_empty(&sim_cpus[cpu].csd_queue);

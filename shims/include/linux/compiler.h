@@ -52,10 +52,16 @@
 
 /*
  * READ_ONCE()/WRITE_ONCE(): volatile accesses, as in the kernel.  They are
- * also the points where another simulated CPU could observe the value.
+ * also the points where another simulated CPU could observe the value
+ * (none when it is on the accessing task's own stack: sim/explore.h).
  */
-#define READ_ONCE(x)		(__EXPLORE_HOOK(), *(const volatile __typeof__(x) *)&(x))
-#define WRITE_ONCE(x, val)	do { __EXPLORE_HOOK(); *(volatile __typeof__(x) *)&(x) = (val); } while (0)
+#define READ_ONCE(x)							\
+	(__EXPLORE_HOOK_AT(&(x)), *(const volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, val)						\
+	do {								\
+		__EXPLORE_HOOK_AT(&(x));				\
+		*(volatile __typeof__(x) *)&(x) = (val);		\
+	} while (0)
 
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))

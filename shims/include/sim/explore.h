@@ -21,6 +21,7 @@
 extern int sim_explore_active;
 
 void explore_point(const char *file, int line);
+void explore_point_at(const volatile void *addr, const char *file, int line);
 void explore_lock_wait(int *owner, const char *file, int line);
 
 #ifdef SIM_EXPLORE_OUT_OF_LINE
@@ -30,6 +31,7 @@ void explore_lock_wait(int *owner, const char *file, int line);
  * report.  Out of line, the test is counted in the simulator instead.
  */
 void explore_hook(const char *file, int line);
+void explore_hook_at(const volatile void *addr, const char *file, int line);
 void explore_hook_lock(int *owner, const char *file, int line);
 #else
 static inline __attribute__((__always_inline__, __unused__))
@@ -37,6 +39,18 @@ void explore_hook(const char *file, int line)
 {
 	if (__builtin_expect(sim_explore_active, 0))
 		explore_point(file, line);
+}
+
+/*
+ * READ_ONCE()/WRITE_ONCE() of addr: no point if addr is on the running
+ * task's or program's own stack (partial-order reduction: nobody else
+ * sees it, so a switch there equals a switch at the next point).
+ */
+static inline __attribute__((__always_inline__, __unused__))
+void explore_hook_at(const volatile void *addr, const char *file, int line)
+{
+	if (__builtin_expect(sim_explore_active, 0))
+		explore_point_at(addr, file, line);
 }
 
 /* Before a spin_lock(): a point, then spin (yield) while another CPU holds it. */
@@ -51,6 +65,40 @@ void explore_hook_lock(int *owner, const char *file, int line)
 /* Called by sim_bug() before it aborts: print the schedule that got there. */
 void explore_on_bug(void);
 
+/* True in a scenario's program (not in setup, check or quiescence). */
+int explore_in_program(void);
+
+/*
+ * A scheduling decision made inside a program, which the explorer
+ * enumerates like a switch between programs (shims/sim/sched.c):
+ *   EXPLORE_PICK     which of n runnable tasks a CPU's scheduler runs next
+ *                    (option 0: the simulator's FIFO pick; free)
+ *   EXPLORE_PREEMPT  whether the running task is preempted here by a
+ *                    runnable one (0: no; 1: yes, counted against the
+ *                    preemption bound)
+ * what[o] describes option o for the counterexample.  Returns 0 outside a
+ * program.
+ */
+#define EXPLORE_PICK		1
+#define EXPLORE_PREEMPT		2
+unsigned int explore_choose(int kind, unsigned int n, const char *const *what);
+
+/* A point of the simulator's own, named in the counterexample. */
+void explore_point_named(const char *what);
+
+/*
+ * Wait in a program until cond(arg) holds: the program is not runnable
+ * meanwhile (a switch away from it is no preemption).  Flags:
+ *   EXPLORE_WAIT_IRQS  its CPU takes the scenario's interrupts meanwhile
+ *   EXPLORE_WAIT_IDLE  an idle CPU waiting for work: when nothing else can
+ *                      run, the schedule ends (no deadlock)
+ * what names the wait in the counterexample.  Only inside a program.
+ */
+#define EXPLORE_WAIT_IRQS	1
+#define EXPLORE_WAIT_IDLE	2
+void explore_wait_until(int (*cond)(void *arg), void *arg, unsigned int flags,
+			const char *what);
+
 /*
  * Hooks in shared headers use these; a simulator file that must not be
  * preempted inside its own bookkeeping defines SIM_RAW_ONCE before any
@@ -58,8 +106,10 @@ void explore_on_bug(void);
  */
 #ifdef SIM_RAW_ONCE
 #define __EXPLORE_HOOK()	((void)0)
+#define __EXPLORE_HOOK_AT(addr)	((void)0)
 #else
 #define __EXPLORE_HOOK()	explore_hook(__FILE__, __LINE__)
+#define __EXPLORE_HOOK_AT(addr)	explore_hook_at(addr, __FILE__, __LINE__)
 #endif
 
 /* ---- The scenario API (suites: unit/explore_*.c) ---- */
@@ -84,6 +134,8 @@ struct explore_scenario {
 	 * point where that CPU has IRQs enabled and is not in hardirq (the
 	 * explorer chooses when; undelivered ones arrive after the programs
 	 * end).  fn runs between sim_hardirq_enter() and sim_hardirq_exit().
+	 * A CPU whose program waits with EXPLORE_WAIT_IRQS takes them too;
+	 * when no program can run, the default is to deliver the first one.
 	 */
 	int nr_irqs;
 	struct explore_actor irqs[EXPLORE_MAX_IRQS];
@@ -94,6 +146,12 @@ struct explore_scenario {
 	 * description of the violated property.
 	 */
 	const char *(*check)(void);
+	/*
+	 * Checked at every point where the explorer chooses (after each
+	 * step): a property of the state that must hold throughout, not
+	 * only at quiescence.  NULL when it holds.
+	 */
+	const char *(*invariant)(void);
 	unsigned int bound;		/* preemption bound (0: default 2) */
 	unsigned int random_walks;	/* in addition to the bounded DFS */
 	unsigned long max_schedules;	/* 0: 200000 */
@@ -113,6 +171,11 @@ struct explore_result {
  * Explore s: exhaustive within the preemption bound, then random walks.
  * Environment:
  *   NAPITEST_SCHEDULE=[scenario/]STEP:CHOICE,...  replay one schedule
+ *                               (CHOICE: program N, iN interrupt N, pN the
+ *                               Nth runnable task, y preempt here)
+ *   NAPITEST_EXPLORE_TASKS=0    no choices between the tasks of a CPU
+ *   NAPITEST_EXPLORE_ONLY=NAME  explore that scenario only
+ *   NAPITEST_EXPLORE_POR=0      keep the points on stack-local data
  *   NAPITEST_EXPLORE_BOUND=N    preemption bound
  *   NAPITEST_EXPLORE_WALKS=N    random walks, NAPITEST_EXPLORE_SEED=S
  *   NAPITEST_EXPLORE_SECONDS=T  time budget per scenario (default 20)

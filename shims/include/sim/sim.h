@@ -94,8 +94,15 @@ bool sim_csd_pending(int cpu);
 void sim_preempt_point(void);
 void sim_watchdog(void);
 void invoke_softirq_wakeup(void);
+/*
+ * CPU hotplug (shims/sim/sched.c): cpu_down() from control_cpu, ending in
+ * the CPUHP_NET_DEV_DEAD callback there; cpu_up().  Under the explorer,
+ * cpu_down() is a step of the control CPU's program and the outgoing CPU
+ * runs sim_cpu_idle() as its program.
+ */
 void sim_cpu_down(int cpu, int control_cpu);
 void sim_cpu_up(int cpu);
+void sim_cpu_idle(int cpu);
 
 /* WARN / printk capture. */
 struct sim_warn {
