@@ -12,13 +12,18 @@
  *   (c) defer kick vs defer flush                          (patches 01, 13)
  *   (c2) defer kick vs a backlog NAPI on the local poll_list (patch 13, V25)
  *   (d) hardirq napi_schedule() inside net_rx_action()     (patch 06, V7)
+ *   (e) CPU 1 offline with backlog work in flight: dev_cpu_dead() (patch 14, V19)
+ *   (f) defer kick vs a backlog on its poll_list, with CPU 1's
+ *       choice between ksoftirqd and its backlog thread   (patch 13, V25)
  *
  * Properties, on every schedule, after the machine is run to quiescence:
  * no packet lost or duplicated, no WARN or pr_warn_once, the context
  * checker clean, no softirq raised from SMP-call context under RT (generic,
  * explore.c), and here: every backlog queue and defer_list empty, no NAPI
  * left with SCHED set, no poll_list entry, NET_RX pending nowhere,
- * in_net_rx_action false, every napi_schedule() followed by a poll.
+ * in_net_rx_action false, every napi_schedule() followed by a poll.  At
+ * every step (c2, e, f): a backlog NAPI on a list is SCHED, and (c2, e)
+ * not SCHED_THREADED (V25).
  */
 #include "support/napitest.h"
 #include <sim/explore.h>
@@ -64,13 +69,15 @@ static void boot(void)
 }
 
 /* netif_rx() of a new packet from this CPU to cpu's backlog. */
-static void enqueue_from_here(int cpu)
+static struct sk_buff *enqueue_from_here(int cpu)
 {
+	struct sk_buff *skb = sim_skb_alloc(&test_dev);
 	unsigned int qtail;
 
 	local_bh_disable();
-	enqueue_to_backlog(sim_skb_alloc(&test_dev), cpu, &qtail);
+	enqueue_to_backlog(skb, cpu, &qtail);
 	local_bh_enable();
+	return skb;
 }
 
 static char check_msg[200];
@@ -109,6 +116,61 @@ static const char *check_quiescent(void)
 	if (sim_test_bit(NAPI_STATE_SCHED, &napi_a.state) ||
 	    sim_test_bit(NAPI_STATE_SCHED, &napi_b.state))
 		return "driver NAPI left with SCHED set and nobody to run it";
+	return NULL;
+}
+
+/*
+ * On a list: a poll_list, or net_rx_action()'s local lists.  A zeroed node
+ * was never on one (before patch 14 nothing initialises the backlog's,
+ * V20).
+ */
+static bool napi_listed(struct napi_struct *n)
+{
+	return n->poll_list.next && !list_empty(&n->poll_list);
+}
+
+/*
+ * At every step: a backlog NAPI on a list is scheduled, so the next
+ * napi_schedule() cannot add it a second time; napi_poll() takes it off
+ * before polling it.
+ */
+static const char *backlog_listed_is_scheduled(void)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < NR_EXPLORE_CPUS; cpu++) {
+		struct napi_struct *n = &per_cpu(softnet_data, cpu).backlog;
+
+		if (napi_listed(n) &&
+		    !sim_test_bit(NAPI_STATE_SCHED, &n->state)) {
+			snprintf(check_msg, sizeof(check_msg),
+				 "CPU %d: backlog NAPI still on a list with SCHED clear "
+				 "(completed while listed)", cpu);
+			return check_msg;
+		}
+	}
+	return NULL;
+}
+
+/* ... and (V25) never on a list while SCHED_THREADED hands it to a thread. */
+static const char *backlog_listed_invariants(void)
+{
+	const char *msg = backlog_listed_is_scheduled();
+	int cpu;
+
+	if (msg)
+		return msg;
+	for (cpu = 0; cpu < NR_EXPLORE_CPUS; cpu++) {
+		struct napi_struct *n = &per_cpu(softnet_data, cpu).backlog;
+
+		if (napi_listed(n) &&
+		    sim_test_bit(NAPI_STATE_SCHED_THREADED, &n->state)) {
+			snprintf(check_msg, sizeof(check_msg),
+				 "CPU %d: backlog NAPI on a list with SCHED_THREADED set (V25)",
+				 cpu);
+			return check_msg;
+		}
+	}
 	return NULL;
 }
 
@@ -252,23 +314,25 @@ static struct sk_buff *skb_from_cpu1(void)
 	return skb;
 }
 
+/* Free, from here and BH off, a packet allocated on CPU 1. */
+static void defer_free_cpu1_skb(void)
+{
+	local_bh_disable();
+	skb_attempt_defer_free(skb_from_cpu1());
+	local_bh_enable();
+}
+
 static void c_setup(void)
 {
 	boot();
 	sysctl_skb_defer_max = 1;
-	local_bh_disable();
-	skb_attempt_defer_free(skb_from_cpu1());	/* kicks CPU 1 */
-	local_bh_enable();
+	defer_free_cpu1_skb();		/* kicks CPU 1 */
 }
 
 static void c_cpu0(void)
 {
-	local_bh_disable();
-	skb_attempt_defer_free(skb_from_cpu1());
-	local_bh_enable();
-	local_bh_disable();
-	skb_attempt_defer_free(skb_from_cpu1());
-	local_bh_enable();
+	defer_free_cpu1_skb();
+	defer_free_cpu1_skb();
 }
 
 static const struct explore_scenario scn_c = {
@@ -304,9 +368,7 @@ static void c2_setup(void)
 
 static void c2_cpu0(void)
 {
-	local_bh_disable();
-	skb_attempt_defer_free(skb_from_cpu1());
-	local_bh_enable();
+	defer_free_cpu1_skb();
 }
 
 static void c2_cpu1(void)
@@ -328,6 +390,7 @@ static const struct explore_scenario scn_c2 = {
 		{ 1, c2_cpu1, "CPU1 local enqueue + net_rx_action" },
 	},
 	.check = check_quiescent,
+	.invariant = backlog_listed_invariants,
 	.random_walks = 50,
 };
 
@@ -400,6 +463,184 @@ static void explore_d_hardirq_schedule_in_net_rx_action(void **state)
 	explore_expect_none(&scn_d);
 }
 
+/* Backlog threads in this configuration (and tree). */
+static bool threads_on(void)
+{
+#if EXTRACTED_HAVE_use_backlog_threads
+	return use_backlog_threads();
+#else
+	return false;
+#endif
+}
+
+/*
+ * The device interrupt on this CPU: netif_rx() in hardirq, no RPS
+ * steering (netif_rx_internal() -> enqueue_to_backlog() on this CPU).
+ */
+static void irq_local_rx(void)
+{
+	unsigned int qtail;
+
+	enqueue_to_backlog(sim_skb_alloc(&test_dev), smp_processor_id(), &qtail);
+}
+
+/*
+ * ksoftirqd/1 is awake (an earlier softirq overflow handed work to it):
+ * then a NET_RX raised by a hardirq on CPU 1 is left to it on !RT too
+ * (invoke_softirq() defers while ksoftirqd runs), as RT always does.
+ */
+static void wake_ksoftirqd1(void)
+{
+	wake_up_process(per_cpu(ksoftirqd, 1));
+}
+
+/*
+ * (e) CPU 1 goes offline while work for it is in flight: cpu_down(1) on
+ * CPU 0 parks CPU 1's per-CPU threads (backlog_napi/1, then ksoftirqd/1),
+ * has CPU 1 run take_cpu_down() (offline, its queued csds run there), and
+ * calls dev_cpu_dead(1) on CPU 0; CPU 1 runs until then (sim_cpu_idle()).
+ * In flight: a packet CPU 0 steered to CPU 1 before (RPS: backlog_napi/1
+ * woken, or an RPS IPI queued), a defer_list entry whose kick went to CPU
+ * 1 (backlog thread, or defer csd), and a packet CPU 1's device interrupt
+ * queues locally at any point it chooses (the backlog on CPU 1's own
+ * poll_list, NET_RX left to ksoftirqd/1, which may be parked first).  Then
+ * CPU 1 comes back and CPU 0 steers one more packet to it.
+ *
+ * Properties, besides the generic ones: nothing left anywhere once CPU 1
+ * is back; with threads both backlogs keep THREADED (V19) and the packet
+ * steered to CPU 1 after it is back is delivered there, not polled from
+ * CPU 0's list.
+ */
+static struct sk_buff *e_after_up;
+
+static void e_setup(void)
+{
+	boot();
+	sysctl_skb_defer_max = 1;	/* the entry kicks (see (c)) */
+	wake_ksoftirqd1();
+#ifdef CONFIG_RPS
+	enqueue_from_here(1);
+#endif
+	defer_free_cpu1_skb();
+	e_after_up = NULL;
+}
+
+static void e_cpu0(void)
+{
+	sim_cpu_down(1, 0);
+	sim_cpu_up(1);
+#ifdef CONFIG_RPS
+	/* get_rps_cpu() may pick CPU 1 again: it is online. */
+	e_after_up = enqueue_from_here(1);
+#endif
+}
+
+static void e_cpu1(void)
+{
+	sim_cpu_idle(1);
+}
+
+static const char *e_check(void)
+{
+	const char *msg = check_quiescent();
+	int cpu;
+
+	if (msg)
+		return msg;
+	if (!cpu_online(1))
+		return "CPU 1 did not come back";
+	for (cpu = 0; cpu < NR_EXPLORE_CPUS && threads_on(); cpu++) {
+		struct napi_struct *n = &per_cpu(softnet_data, cpu).backlog;
+
+		if (!sim_test_bit(NAPI_STATE_THREADED, &n->state)) {
+			snprintf(check_msg, sizeof(check_msg),
+				 "CPU %d: backlog NAPI lost THREADED (V19)", cpu);
+			return check_msg;
+		}
+	}
+	if (e_after_up && e_after_up->delivered_on_cpu != 1) {
+		snprintf(check_msg, sizeof(check_msg),
+			 "the packet steered to CPU 1 once it was back was delivered on CPU %d",
+			 e_after_up->delivered_on_cpu);
+		return check_msg;
+	}
+	return NULL;
+}
+
+static const struct explore_scenario scn_e = {
+	.name = "e_cpu_dead_vs_enqueue",
+	.setup = e_setup,
+	.nr_threads = 2,
+	.threads = {
+		{ 0, e_cpu0, "CPU0 cpu_down(1), cpu_up(1)" },
+		{ 1, e_cpu1, "CPU1 until offline" },
+	},
+	.nr_irqs = 1,
+	.irqs = { { 1, irq_local_rx, "CPU1 IRQ netif_rx()" } },
+	.check = e_check,
+	.invariant = backlog_listed_invariants,
+	.random_walks = 50,
+};
+
+static void explore_e_cpu_dead_vs_enqueue(void **state)
+{
+	(void)state;
+	require_definition(dev_cpu_dead);
+	explore_expect_none(&scn_e);
+}
+
+/*
+ * (f) V25 where it matters: CPU 1's backlog is on CPU 1's own poll_list
+ * (its device interrupt queued a packet; NET_RX is left to ksoftirqd/1)
+ * when CPU 0's defer kick arrives.  Patch 13's
+ * __test_and_set_bit(NAPI_STATE_SCHED) guard in kick_defer_list_purge()
+ * leaves it there.  Without the guard the kick also sets SCHED_THREADED
+ * and wakes backlog_napi/1; if CPU 1's scheduler then runs that thread
+ * before ksoftirqd (a choice the explorer makes), the thread completes
+ * the backlog while it is still on the poll_list (the invariant checked
+ * at every step), and the next local packet (a second interrupt) adds it
+ * to a poll_list a second time.  The kick happens in setup: a kick that
+ * finds the backlog idle is (c)'s case.
+ */
+static void f_setup(void)
+{
+	int prev;
+
+	boot();
+	sysctl_skb_defer_max = 1;
+	wake_ksoftirqd1();
+	prev = sim_switch_cpu(1);
+	sim_hardirq_enter();
+	irq_local_rx();
+	sim_hardirq_exit();
+	sim_switch_cpu(prev);
+	defer_free_cpu1_skb();
+}
+
+static const struct explore_scenario scn_f = {
+	.name = "f_defer_kick_vs_backlog_on_poll_list",
+	.setup = f_setup,
+	.nr_threads = 1,
+	.threads = {
+		{ 1, run_cpu1, "CPU1 ksoftirqd / backlog_napi" },
+	},
+	.nr_irqs = 1,
+	.irqs = { { 1, irq_local_rx, "CPU1 IRQ netif_rx()" } },
+	.check = check_quiescent,
+	/* Not V25's SCHED_THREADED rule: the kick in setup breaks it at once. */
+	.invariant = backlog_listed_is_scheduled,
+	.random_walks = 50,
+};
+
+static void explore_f_defer_kick_vs_backlog_on_poll_list(void **state)
+{
+	(void)state;
+	boot();
+	if (!napitest_backlog_thread(1))
+		skip();		/* the kick is a csd: (c) */
+	explore_expect_none(&scn_f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -408,6 +649,8 @@ int main(void)
 		cmocka_unit_test(explore_c_defer_kick_vs_flush),
 		cmocka_unit_test(explore_c2_defer_kick_vs_local_backlog),
 		cmocka_unit_test(explore_d_hardirq_schedule_in_net_rx_action),
+		cmocka_unit_test(explore_e_cpu_dead_vs_enqueue),
+		cmocka_unit_test(explore_f_defer_kick_vs_backlog_on_poll_list),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
