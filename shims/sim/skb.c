@@ -47,6 +47,12 @@ void sim_skb_free(struct sk_buff *skb, const char *how)
 /* The stack above the backlog: the packet is consumed here. */
 int __netif_receive_skb(struct sk_buff *skb)
 {
+	/*
+	 * The protocol handlers behind it take BH-disabling locks, and
+	 * local_bh_enable() asserts that IRQs are on (lockdep): a packet
+	 * delivered with hard IRQs off is a bug the kernel would report.
+	 */
+	lockdep_assert_irqs_enabled();
 	if (skb->delivered_on_cpu >= 0 || skb->freed_on_cpu >= 0)
 		sim_bug(__FILE__, __LINE__, "packet delivered twice");
 	skb->delivered_on_cpu = sim_cpu_id();

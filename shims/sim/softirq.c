@@ -135,13 +135,15 @@ void local_bh_disable(void)
 /*
  * __local_bh_enable_ip(): on !RT, pending softirqs run when the count drops
  * and we are no longer in interrupt context; on RT, when the last BH-disable
- * is dropped with IRQs enabled.  A preemption point under FULL/RT.
+ * is dropped with IRQs enabled.  A preemption point under FULL/RT.  Both
+ * versions assert, as here, that IRQs are enabled (lockdep).
  */
 void local_bh_enable(void)
 {
 	struct sim_cpu *c = sim_this();
 
 	WARN_ON_ONCE(c->hardirq);
+	lockdep_assert_irqs_enabled();
 	if (WARN_ON_ONCE(!c->bh_disable))
 		return;
 	c->bh_disable--;
