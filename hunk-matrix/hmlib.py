@@ -32,7 +32,7 @@ SCRATCH = os.environ.get("HM_SCRATCH", "/var/tmp/napitest-hunks")
 TREE_FILES = ["Makefile", "include/linux/netdevice.h", "net/core/dev.c",
               "net/core/skbuff.c", "kernel/softirq.c"]
 # rt-rps first: most invariants of the series are RT ones.
-CONFIGS = ["rt-rps", "rps-threads", "rps", "norps-threads"]
+CONFIGS = ["rt-rps", "rps-threads", "rps", "norps-threads", "norps"]
 TEST_TIMEOUT = int(os.environ.get("HM_TEST_TIMEOUT", "10"))
 
 
@@ -269,8 +269,11 @@ class Worker:
         r = sh(["ninja", "-C", self.bdir, "-j1"] + targets, env=self.env)
         if r.returncode == 0:
             return True, ""
-        errs = [l for l in (r.stdout + r.stderr).splitlines()
-                if "error" in l.lower()]
+        out = (r.stdout + r.stderr).splitlines()
+        # The compiler's or the linker's own line, not collect2's summary.
+        errs = [l for l in out if "undefined reference" in l or
+                ("error" in l.lower() and "collect2" not in l)] or \
+            [l for l in out if "error" in l.lower()]
         return False, (errs[0] if errs else r.stdout[-300:]).strip()
 
     def run(self, suite, cfg):
@@ -329,7 +332,10 @@ class Worker:
                         continue
                     return "killed-build", set(), err
                 built = True
+                t0 = time.time()
                 k = self.run(suite, cfg)
+                if hasattr(order, "record"):
+                    order.record(suite, time.time() - t0)
                 if k:
                     k -= base(suite, cfg)
                 if k:
@@ -423,18 +429,32 @@ class Worker:
 
 
 class KillOrder:
-    """Suites ordered by how often they killed so far (shared, thread-safe)."""
+    """Suites ordered by kills so far per second of running them (shared,
+    thread-safe): a cheap suite that kills often first, the explorer
+    (hundreds of milliseconds per binary) once the cheap ones had their
+    chance."""
 
     def __init__(self, suites, prior=None):
         self.lock = threading.Lock()
         self.count = {s: 0 for s in suites}
+        self.secs = {s: [0.0, 0] for s in suites}
         for s, n in (prior or {}).items():
             if s in self.count:
                 self.count[s] += n
 
     def __call__(self):
+        def rate(s):
+            total, runs = self.secs[s]
+            cost = total / runs if runs else 0.01
+            return (self.count[s] + 1) / (cost + 0.01)
         with self.lock:
-            return sorted(self.count, key=lambda s: (-self.count[s], s))
+            return sorted(self.count, key=lambda s: (-rate(s), s))
+
+    def record(self, suite, seconds):
+        with self.lock:
+            if suite in self.secs:
+                self.secs[suite][0] += seconds
+                self.secs[suite][1] += 1
 
     def credit(self, killers):
         with self.lock:

@@ -540,7 +540,8 @@ def main():
         return a is not None and a == b
 
     DEAD = ("dead code: compiled objects identical (-fkeep-static-functions, "
-            "__LINE__/__FILE__ neutralised) in the 4 configurations")
+            f"__LINE__/__FILE__ neutralised) in the {len(H.CONFIGS)} "
+            "configurations")
 
     def evaluate(w, h):
         ts = time.time()
@@ -557,7 +558,7 @@ def main():
             h.detail = detail
         if res == "survived" and h.prefix is None and same_objects(w, h):
             # Dead code: the same compiled objects (every static function
-            # kept, __LINE__/__FILE__ neutralised) in the four configs.
+            # kept, __LINE__/__FILE__ neutralised) in every configuration.
             h.result, h.equiv = "equivalent", DEAD
         if res == "killed-build" and not args.no_groups:
             # Which tests guard it once it builds: leave out a neighbour
