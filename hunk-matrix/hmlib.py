@@ -204,7 +204,7 @@ class Worker:
         """(Re)run CMake so suites added to unit/ since last time are seen."""
         args = ["cmake", "-S", ROOT, "-B", self.bdir, "-G", "Ninja",
                 f"-DKSRC={self.tree}", "-DNAPITEST_VARIANT=patched",
-                f"-DNAPITEST_EXTRACTED={self.pre}",
+                f"-DNAPITEST_EXTRACTED={self.pre}", "-DNAPITEST_OPTIMIZE=-O0",
                 "-DNAPITEST_SANITIZE=OFF", "-DNAPITEST_COVERAGE=OFF"]
         if shutil.which("ccache"):
             args.append("-DCMAKE_C_COMPILER_LAUNCHER=ccache")
@@ -309,39 +309,48 @@ class Worker:
         killers = set()
         built = False
         skipped = []
-        for cfg in CONFIGS:
-            suites = order()
-            # The suite likeliest to kill first (the extracted code, one
-            # translation unit, is built with it), then the rest of the
-            # configuration in one ninja run; per binary only when something
-            # does not build, to tell which.
-            together = False
-            for i, suite in enumerate(suites):
-                if i == 1:
-                    together, _ = self.build([f"{s}-{cfg}"
-                                              for s in suites[1:]])
-                ok, err = (True, "") if together else \
-                    self.build([f"{suite}-{cfg}"])
-                if not ok:
-                    # A binary that does not build on the reference tree
-                    # either (a suite needing a later patch, at a prefix)
-                    # says nothing about this edit.
-                    if any(x.endswith(":(no build)")
-                           for x in base(suite, cfg)):
-                        skipped.append(f"{suite}-{cfg}")
-                        continue
-                    return "killed-build", set(), err
-                built = True
-                t0 = time.time()
-                k = self.run(suite, cfg)
-                if hasattr(order, "record"):
-                    order.record(suite, time.time() - t0)
-                if k:
-                    k -= base(suite, cfg)
-                if k:
-                    killers |= k
-                    if not full:
-                        return "killed", killers, ""
+        # The cheap suites in every configuration before the expensive
+        # ones (the explorer) in any; inside that, configuration by
+        # configuration, the suite likeliest to kill first.  A
+        # configuration's first binary is built alone (with the extracted
+        # code, one translation unit), the rest of it in one ninja run
+        # when a second one is needed; per binary when something does not
+        # build, to tell which.
+        suites = order()
+        cheap = getattr(order, "cheap", lambda s: True)
+        pairs = [(c, s) for c in CONFIGS for s in suites if cheap(s)] + \
+            [(c, s) for c in CONFIGS for s in suites if not cheap(s)]
+        touched, together = set(), set()
+        for cfg, suite in pairs:
+            ok = cfg in together
+            if not ok and cfg in touched:
+                rest = [f"{x}-{cfg}" for x in suites if x != suite]
+                if self.build([f"{suite}-{cfg}"] + rest)[0]:
+                    together.add(cfg)
+                    ok = True
+            touched.add(cfg)
+            err = ""
+            if not ok:
+                ok, err = self.build([f"{suite}-{cfg}"])
+            if not ok:
+                # A binary that does not build on the reference tree
+                # either (a suite needing a later patch, at a prefix)
+                # says nothing about this edit.
+                if any(x.endswith(":(no build)") for x in base(suite, cfg)):
+                    skipped.append(f"{suite}-{cfg}")
+                    continue
+                return "killed-build", set(), err
+            built = True
+            t0 = time.time()
+            k = self.run(suite, cfg)
+            if hasattr(order, "record"):
+                order.record(suite, time.time() - t0)
+            if k:
+                k -= base(suite, cfg)
+            if k:
+                killers |= k
+                if not full:
+                    return "killed", killers, ""
         if not built:
             return ("untestable", set(),
                     "no suite binary builds on the reference tree")
@@ -400,6 +409,8 @@ class Worker:
                  for x in a if x != "-g"]
             if "-I" + gen not in a:
                 return None	# would compile the build's extraction
+            # Dead code is dead once optimized (the build may use -O0).
+            a = ["-O1" if re.match(r"^-O\w*$", x) else x for x in a]
 
             a[-1] = os.path.join(gen, "extracted", "all.c")
             a += ["-g0", "-fkeep-static-functions", "-D__LINE__=0",
@@ -449,6 +460,12 @@ class KillOrder:
             return (self.count[s] + 1) / (cost + 0.01)
         with self.lock:
             return sorted(self.count, key=lambda s: (-rate(s), s))
+
+    def cheap(self, suite):
+        """Runs in under 50 ms (or not measured yet)."""
+        with self.lock:
+            total, runs = self.secs.get(suite, (0.0, 0))
+            return not runs or total / runs < 0.05
 
     def record(self, suite, seconds):
         with self.lock:
