@@ -42,7 +42,9 @@ def edit(files, path, func_line_rx, new, count=1):
 
 def probe(w, files, suite):
     """Failing tests of one suite in every configuration for this variant."""
-    H.write_files(w.tree, files)
+    ok, err = w.prepare(files)
+    if not ok:
+        return {f"(extract: {err[:80]})"}
     fails = set()
     for cfg in H.CONFIGS:
         ok, err = w.build([f"{suite}-{cfg}"])
@@ -126,7 +128,7 @@ def main():
     V.append(("Patch 06 keeps raise_softirq_irqoff() in ____napi_schedule(); "
               "this matters (V8)",
               f"edit dev.c:{ln} `{old}` -> `__raise_softirq_irqoff(...)`, "
-              "run unit/net_rx_action.c in 4 configs",
+              "run unit/net_rx_action.c in every configuration",
               "holds" if any("v8_" in x for x in k) else "does not hold",
               "failing: " + fmt(k, "v8_") + "; " + row(rows, "6.1")))
 
