@@ -184,6 +184,37 @@ static void v5_budget_exhausted_exit_clears_in_net_rx_action(void **state)
 }
 
 /*
+ * V5, the budget-exhausted exit with work left: the NAPI that uses up the
+ * budget ends the round, the next one waits on poll_list with NET_RX
+ * raised again, and in_net_rx_action stays set meanwhile (as upstream:
+ * NET_RX is pending, so napi_schedule_rps() need not raise) until the next
+ * round empties the list.
+ */
+static void v5_budget_exhausted_defers_rest_keeps_flag(void **state)
+{
+	struct softnet_data *sd = this_cpu_ptr(&softnet_data);
+
+	(void)state;
+	WRITE_ONCE(netdev_budget, 1);
+	a_work = 1;
+	schedule_from_hardirq(&napi_a);
+	schedule_from_hardirq(&napi_b);
+	run_net_rx_action_once();
+
+	assert_int_equal(a_polls, 1);
+	assert_int_equal(b_polls, 0);
+	assert_int_equal(sd->time_squeeze, 1);
+	assert_true(sim_this()->softirq_pending & BIT(NET_RX_SOFTIRQ));
+	assert_true(sd_in_net_rx_action(sd));
+
+	run_net_rx_action_once();
+	assert_int_equal(b_polls, 1);
+	assert_false(sd_in_net_rx_action(sd));
+	assert_true(list_empty(&sd->poll_list));
+	assert_no_warn();
+}
+
+/*
  * V6: a remote (RPS) enqueue from inside net_rx_action() raises nothing
  * locally -- net_rx_action() sends the IPI at its end; outside it, the
  * enqueue raises NET_RX once so that the IPI gets sent.  The path exists
@@ -323,6 +354,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(v5_in_net_rx_action_scoped_to_poll, setup),
+		cmocka_unit_test_setup(v5_budget_exhausted_defers_rest_keeps_flag,
+				       setup),
 		cmocka_unit_test_setup(v5_budget_exhausted_exit_clears_in_net_rx_action,
 				       setup),
 		cmocka_unit_test_setup(v6_napi_schedule_rps_raise_only_outside_rx_action,
