@@ -278,8 +278,12 @@ void schedule(void)
 	if (!p->ctx)
 		sim_bug(__FILE__, __LINE__,
 			"schedule() from the test's own context");
-	if (READ_ONCE(p->__state) != TASK_RUNNING)
+	if (READ_ONCE(p->__state) != TASK_RUNNING) {
+		/* rcu_note_context_switch() / "scheduling while atomic". */
+		WARN_ONCE(sim_this()->rcu_read_nesting,
+			  "Voluntary context switch within RCU read-side critical section!");
 		dequeue(p);
+	}
 	switch_to_scheduler();
 }
 

@@ -63,8 +63,16 @@ restart:
 		int nr = __builtin_ctzl(pending);
 
 		pending &= ~BIT(nr);
-		if (softirq_vec[nr].action)
+		if (softirq_vec[nr].action) {
+			unsigned int rcu = c->rcu_read_nesting;
+
 			softirq_vec[nr].action(&softirq_vec[nr]);
+			c = sim_this();
+			/* handle_softirqs(): preempt_count changed by the action. */
+			if (c->rcu_read_nesting != rcu)
+				sim_record_pr_warn("huh, entered softirq %d with rcu nesting %u, exited with %u?\n",
+						   nr, rcu, c->rcu_read_nesting);
+		}
 		c = sim_this();
 	}
 	c->irqs_off = true;

@@ -18,9 +18,19 @@ extern unsigned long volatile jiffies;
 #define time_before(a, b)	time_after(b, a)
 #define time_after_eq(a, b)	((long)((a) - (b)) >= 0)
 
-/* include/linux/rcupdate.h: readers are not tracked. */
-#define rcu_read_lock()			do { } while (0)
-#define rcu_read_unlock()		do { } while (0)
+/*
+ * include/linux/rcupdate.h: readers are counted per CPU, as
+ * !PREEMPT_RCU's rcu_read_lock() counts in preempt_count; a reader left
+ * open is reported where the kernel reports it (the softirq loop's
+ * preempt_count check, a voluntary schedule()).  Grace periods are not
+ * modelled.
+ */
+#define rcu_read_lock()			(sim_this()->rcu_read_nesting++)
+#define rcu_read_unlock()						\
+	do {								\
+		if (!WARN_ON_ONCE(!sim_this()->rcu_read_nesting))	\
+			sim_this()->rcu_read_nesting--;			\
+	} while (0)
 #define rcu_dereference(p)		(p)
 #define rcu_access_pointer(p)		(p)
 #define rcu_assign_pointer(p, v)	((p) = (v))

@@ -52,6 +52,7 @@ struct sim_cpu {
 	unsigned int serving_softirq;	/* SOFTIRQ_OFFSET: in the softirq loop */
 	unsigned int bh_disable;	/* local_bh_disable() nesting */
 	unsigned int preempt_disable;
+	unsigned int rcu_read_nesting;	/* rcu_read_lock() depth */
 	bool irqs_off;
 	bool in_smp_call;		/* running csd callbacks */
 	unsigned long softirq_pending;	/* irq_stat.__softirq_pending */
