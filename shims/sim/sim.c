@@ -185,6 +185,17 @@ bool sim_once_first(struct sim_once *once)
 	return true;
 }
 
+void sim_rcu_read_lock(void)
+{
+	sim_this()->rcu_read_nesting++;
+}
+
+void sim_rcu_read_unlock(void)
+{
+	if (!WARN_ON_ONCE(!sim_this()->rcu_read_nesting))
+		sim_this()->rcu_read_nesting--;
+}
+
 void sim_record_warn(const char *file, int line, const char *cond)
 {
 	struct sim_warn *w;

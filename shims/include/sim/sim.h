@@ -127,6 +127,10 @@ struct sim_once {
 };
 bool sim_once_first(struct sim_once *once);
 
+/* rcu_read_lock()/rcu_read_unlock() (linux/misc.h). */
+void sim_rcu_read_lock(void);
+void sim_rcu_read_unlock(void);
+
 /* Per-CPU areas (see linux/percpu.h). */
 extern uintptr_t sim_percpu_offset[NR_CPUS];
 
