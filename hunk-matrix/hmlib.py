@@ -201,7 +201,16 @@ class Worker:
         self.env.setdefault("CCACHE_MAXSIZE", "1G")
 
     def configure(self):
-        """(Re)run CMake so suites added to unit/ since last time are seen."""
+        """(Re)run CMake so suites added to unit/ since last time are seen.
+        A build dir made for another checkout (another clone) is remade."""
+        cache = os.path.join(self.bdir, "CMakeCache.txt")
+        if os.path.exists(cache):
+            with open(cache, errors="replace") as fh:
+                m = re.search(r"^CMAKE_HOME_DIRECTORY:INTERNAL=(.*)$",
+                              fh.read(), re.M)
+            if not m or os.path.realpath(m.group(1)) != \
+                    os.path.realpath(ROOT):
+                shutil.rmtree(self.bdir)
         args = ["cmake", "-S", ROOT, "-B", self.bdir, "-G", "Ninja",
                 f"-DKSRC={self.tree}", "-DNAPITEST_VARIANT=patched",
                 f"-DNAPITEST_EXTRACTED={self.pre}", "-DNAPITEST_OPTIMIZE=-O0",
@@ -486,17 +495,23 @@ def start_workers(n, base_files, first=0):
     workers = [Worker(first + i, base_files) for i in range(n)]
     fails = [None] * n
 
+    errors = []
+
     def go(i):
-        workers[i].configure()
-        fails[i] = workers[i].baseline(base_files)
+        try:
+            workers[i].configure()
+            fails[i] = workers[i].baseline(base_files)
+        except SystemExit as e:	# not reported from a thread otherwise
+            errors.append(str(e))
 
     ths = [threading.Thread(target=go, args=(i,)) for i in range(n)]
     for t in ths:
         t.start()
     for t in ths:
         t.join()
-    if any(f is None for f in fails):
-        raise SystemExit("a worker failed to build the patched tree")
+    if errors or any(f is None for f in fails):
+        raise SystemExit("a worker failed to build the patched tree: " +
+                         "; ".join(errors))
     return workers, set().union(*fails)
 
 
