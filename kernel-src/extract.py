@@ -37,7 +37,6 @@ import os
 import re
 import subprocess
 import sys
-import threading
 
 PROG = "extract"
 
@@ -308,37 +307,37 @@ def locate(src, tags, entry):
     return found
 
 
-def line_directive(src, n):
-    # The .c files' declarations in defs.h carry no #line: a line added
-    # above them in the tree would change defs.h and so recompile every
-    # suite, while the definitions (the .c extraction) keep theirs.
-    if not src.rel.endswith(".h") and getattr(DEFS_H, "active", False):
+def line_directive(src, n, in_defs=False):
+    # The .c files' lines copied into defs.h (in_defs) carry no #line: a
+    # line added above them in the tree would change defs.h and so
+    # recompile every suite, while the definitions (the .c extraction) keep
+    # theirs.  The marker separates the declarations (hunk-matrix/ splits
+    # the extraction into blocks there).
+    if in_defs and not src.rel.endswith(".h"):
         return f"/* from {src.rel} */\n"
     return f'#line {n} "{src.path}"\n'
 
 
-DEFS_H = threading.local()	# .active: defs.h is being written
-
-
-def emit_lines(src, first, last):
-    return line_directive(src, first) + "".join(
+def emit_lines(src, first, last, in_defs=False):
+    return line_directive(src, first, in_defs) + "".join(
         src.line(k) + "\n" for k in range(first, last + 1))
 
 
-def emit_def(defn):
-    return line_directive(defn.src, defn.first) + "".join(
+def emit_def(defn, in_defs=False):
+    return line_directive(defn.src, defn.first, in_defs) + "".join(
         defn.text(k) + "\n" for k in range(defn.first, defn.last + 1))
 
 
-def wrap(defn, body):
+def wrap(defn, body, in_defs=False):
     """Surround body with the conditionals enclosing the definition."""
     src, groups = defn.src, defn.src.stack[defn.first] or []
-    head = "".join(emit_lines(src, a, b) for g in groups for (a, b) in g)
+    head = "".join(emit_lines(src, a, b, in_defs)
+                   for g in groups for (a, b) in g)
     tail = "#endif\n" * len(groups)
     return head + body + tail
 
 
-def prototype(defn):
+def prototype(defn, in_defs=True):
     """The declaration of a function definition, ended with ';'."""
     src, text = defn.src, []
     for n in range(defn.first, defn.last + 1):
@@ -356,10 +355,10 @@ def prototype(defn):
     # Function-like macros in the signature (e.g. __releases(x)) are fine;
     # attributes that only make sense on a definition are not.
     sig = re.sub(r"\b__(init|cold|latent_entropy)\b", "", sig)
-    return line_directive(src, defn.first) + sig + ";\n"
+    return line_directive(src, defn.first, in_defs) + sig + ";\n"
 
 
-def extern_decl(defn):
+def extern_decl(defn, in_defs=True):
     """The extern declaration of a linked variable definition: the
     DEFINE_* macros become their DECLARE_* counterparts, otherwise the
     initializer is cut and the declaration made extern."""
@@ -380,7 +379,7 @@ def extern_decl(defn):
                 cut = i
                 break
         decl = "extern " + text[:cut].rstrip() + ";"
-    return line_directive(defn.src, defn.first) + decl.strip() + "\n"
+    return line_directive(defn.src, defn.first, in_defs) + decl.strip() + "\n"
 
 
 def globals_snapshot(defs):
@@ -481,25 +480,21 @@ def generate(tree, manifest, out):
 
     h = [banner.format("headers", tree), "#ifndef EXTRACTED_DEFS_H\n",
          "#define EXTRACTED_DEFS_H\n"]
-    DEFS_H.active = True
-    try:
-        for s in headers + cfiles:
-            for d in by_src.get(s.rel, []):
-                if d.kind != "function" and not d.linked:
-                    h.append(wrap(d, emit_def(d)))
-        h.append("\n/* Every extracted variable and function of the .c files. */\n")
-        for d in defs:
-            if d.linked and d.kind == "variable":
-                h.append(wrap(d, extern_decl(d)))
-        for d in funcs:
-            h.append(wrap(d, prototype(d)))
-        for s in headers:
-            for d in by_src.get(s.rel, []):
-                if d.kind == "function":
-                    h.append(wrap(d, emit_def(d)))
-        h.append("#endif /* EXTRACTED_DEFS_H */\n")
-    finally:
-        DEFS_H.active = False
+    for s in headers + cfiles:
+        for d in by_src.get(s.rel, []):
+            if d.kind != "function" and not d.linked:
+                h.append(wrap(d, emit_def(d, True), True))
+    h.append("\n/* Every extracted variable and function of the .c files. */\n")
+    for d in defs:
+        if d.linked and d.kind == "variable":
+            h.append(wrap(d, extern_decl(d), True))
+    for d in funcs:
+        h.append(wrap(d, prototype(d), True))
+    for s in headers:
+        for d in by_src.get(s.rel, []):
+            if d.kind == "function":
+                h.append(wrap(d, emit_def(d, True), True))
+    h.append("#endif /* EXTRACTED_DEFS_H */\n")
     write_if_changed(os.path.join(gen, "defs.h"), "".join(h))
 
     allc = [banner.format("all files", tree),
