@@ -230,42 +230,28 @@ class Worker:
         if gen is None or not os.path.isdir(os.path.join(gen, "extracted")):
             gen = os.path.join(self.bdir, "extract-tmp")
             shutil.rmtree(gen, ignore_errors=True)
-            r = sh([sys.executable, EXTRACT, "--tree", self.tree,
-                    "--manifest", MANIFEST, "--out", gen])
-            if r.returncode:
-                return False, r.stderr.strip()
+            ext, err = extract(self.tree, gen)
+            if ext is None:
+                return False, err
         src = os.path.join(gen, "extracted")
         dst = os.path.join(self.pre, "extracted")
         # The extraction names its tree (present.h, #line): name the
         # worker's fixed tree instead, or every suite would recompile.
         with open(os.path.join(src, "present.h")) as fh:
-            m = re.search(r'^#define EXTRACTED_TREE "(.*)"', fh.read(), re.M)
-        their = m.group(1).encode() if m else None
-        want = set()
+            their = re.search(r'^#define EXTRACTED_TREE "(.*)"', fh.read(),
+                              re.M).group(1)
+        texts = {}
         for d, _, fs in os.walk(src):
             for f in fs:
-                if f.endswith(".d"):
-                    continue
-                rel = os.path.relpath(os.path.join(d, f), src)
-                want.add(rel)
-                with open(os.path.join(src, rel), "rb") as fh:
-                    data = fh.read()
-                if their:
-                    data = data.replace(their, self.tree.encode())
-                out = os.path.join(dst, rel)
-                try:
-                    with open(out, "rb") as fh:
-                        if fh.read() == data:
-                            continue
-                except OSError:
-                    os.makedirs(os.path.dirname(out), exist_ok=True)
-                with open(out + ".tmp", "wb") as fh:
-                    fh.write(data)
-                os.replace(out + ".tmp", out)
+                if not f.endswith(".d"):
+                    rel = os.path.relpath(os.path.join(d, f), src)
+                    with open(os.path.join(src, rel), encoding="utf-8",
+                              errors="surrogateescape") as fh:
+                        texts[rel] = fh.read().replace(their, self.tree)
+        write_files(dst, texts)
         for d, _, fs in os.walk(dst):
             for f in fs:
-                rel = os.path.relpath(os.path.join(d, f), dst)
-                if rel not in want:
+                if os.path.relpath(os.path.join(d, f), dst) not in texts:
                     os.unlink(os.path.join(d, f))
         return True, ""
 
