@@ -5,11 +5,14 @@
  * observables as "napitest-diff" lines.  tools/differential compares them
  * with the KUnit run (one CPU, threads on, no RPS: the norps-threads
  * configuration here), so a shim that drifts from the kernel shows up.
- * Each case also asserts the invariant, like its KUnit counterpart.
+ * Each case also asserts the invariant, as its KUnit counterpart does.
  */
 #include "support/napitest.h"
 
 static struct net_device test_dev = { .name = "napitest", .running = true };
+
+/* Whether this configuration boots with backlog threads (RT always does). */
+#define WANT_THREADS	(NAPITEST_BACKLOG_THREADS || IS_ENABLED(CONFIG_PREEMPT_RT))
 
 static int setup(void **state)
 {
@@ -47,6 +50,7 @@ static void v20_diff_boot_poll_list(void **state)
 	diff("v20 initialised=%d empty=%d", l->next != NULL,
 	     l->next == l && l->prev == l);
 	assert_ptr_equal(l->next, l);
+	assert_no_warn();
 }
 
 static void v17_diff_local_enqueue(void **state)
@@ -71,6 +75,7 @@ static void v17_diff_local_enqueue(void **state)
 	     ret, on_list, pending, sched_threaded, woken);
 	assert_int_equal(on_list, 1);
 	assert_int_equal(sim_count(0, skbs_delivered), 1);
+	assert_no_warn();
 }
 
 static void v18_diff_completion(void **state)
@@ -91,23 +96,29 @@ static void v18_diff_completion(void **state)
 	     !!(st & NAPIF_STATE_SCHED_THREADED));
 	assert_int_equal(sim_count(0, skbs_delivered), 1);
 	assert_false(st & NAPIF_STATE_SCHED);
+	assert_int_equal(!!(st & NAPIF_STATE_THREADED), WANT_THREADS);
+	assert_no_warn();
 }
 
 static void v21_diff_threads(void **state)
 {
 	struct task_struct *t = napitest_backlog_thread(0);
+	bool own_thread, threaded;
 	int threads = 0;
 
 	(void)state;
 #if EXTRACTED_HAVE_use_backlog_threads
 	threads = use_backlog_threads();
 #endif
-	diff("v21 threads=%d per_cpu=%d cpu0_threaded=%d", threads,
-	     t && !strcmp(t->comm, "backlog_napi/0") && t->cpu == 0,
-	     test_bit(NAPI_STATE_THREADED,
-		      &per_cpu(softnet_data, 0).backlog.state));
-	assert_int_equal(threads, NAPITEST_BACKLOG_THREADS ||
-				  IS_ENABLED(CONFIG_PREEMPT_RT));
+	own_thread = t && !strcmp(t->comm, "backlog_napi/0") && t->cpu == 0;
+	threaded = test_bit(NAPI_STATE_THREADED,
+			    &per_cpu(softnet_data, 0).backlog.state);
+	diff("v21 threads=%d per_cpu=%d cpu0_threaded=%d", threads, own_thread,
+	     threaded);
+	assert_int_equal(threads, WANT_THREADS);
+	assert_int_equal(own_thread, WANT_THREADS);
+	assert_int_equal(threaded, WANT_THREADS);
+	assert_no_warn();
 }
 
 static void v25_diff_kick_with_sched_set(void **state)
@@ -130,6 +141,8 @@ static void v25_diff_kick_with_sched_set(void **state)
 
 	diff("v25 on_list=%d sched_threaded=%d", on_list, sched_threaded);
 	assert_int_equal(on_list, 1);
+	assert_false(sched_threaded);
+	assert_no_warn();	/* CONFIG_DEBUG_LIST: no double list_add() */
 #else
 	fail_msg("kick_defer_list_purge() is not in this tree (%s)",
 		 EXTRACTED_TREE);
