@@ -225,9 +225,11 @@ static void v19_cpu_dead_keeps_threaded(void **state)
 
 	(void)state;
 	require_backlog_threads();
-#if !EXTRACTED_HAVE_backlog_napi
-	/* No sd->in_net_rx_action before patch 4; nothing to guard here. */
+#if !EXTRACTED_HAVE_softnet_data_in_net_rx_action
+	/* The scenario parks a packet with in_net_rx_action (patch 04). */
 	(void)sd; (void)napi; (void)t; (void)wakeups; (void)qtail; (void)prev;
+	fail_msg("softnet_data.in_net_rx_action is not in this tree (%s)",
+		 EXTRACTED_TREE);
 #else
 	prev = sim_switch_cpu(1);
 	sd->in_net_rx_action = true;	/* no NET_RX raise: it is running */
