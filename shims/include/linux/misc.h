@@ -31,10 +31,14 @@ extern unsigned long volatile jiffies;
 #define rcu_dereference(p)		(p)
 #define rcu_access_pointer(p)		(p)
 #define rcu_assign_pointer(p, v)	((p) = (v))
-/* include/linux/rcupdate.h: quiescent-state report every 100 ms (counted). */
+/*
+ * include/linux/rcupdate.h: quiescent-state report every 100 ms (counted,
+ * for rcu_softirq_qs()); compiled out on PREEMPT_RT, as there.
+ */
 #define rcu_softirq_qs_periodic(old_ts)					\
 	do {								\
-		if (time_after(jiffies, (old_ts) + HZ / 10)) {		\
+		if (!IS_ENABLED(CONFIG_PREEMPT_RT) &&			\
+		    time_after(jiffies, (old_ts) + HZ / 10)) {		\
 			sim_this()->cnt.rcu_qs++;			\
 			(old_ts) = jiffies;				\
 		}							\
