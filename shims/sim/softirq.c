@@ -41,6 +41,32 @@ void or_softirq_pending(unsigned long bits)
  * raised, at most MAX_SOFTIRQ_RESTART times, then hand over to ksoftirqd.
  * Simplified: no time limit (2 ms in the kernel) and no need_resched() exit.
  */
+/*
+ * One handler, as handle_softirqs() runs it: a handler that returns with
+ * preempt_count changed gets "huh, entered softirq %u %s %p with
+ * preempt_count %08x, exited with %08x?" and the count put back.  The
+ * parts a handler can leak here: preemption, BH and RCU readers (which
+ * !PREEMPT_RCU counts in preempt_count; on RT, where BH and RCU nest per
+ * task, the simulator is stricter than the kernel's check).  Recorded as
+ * a WARN, so that assert_no_warn() sees it.
+ */
+static void run_action(struct sim_cpu *c, int nr)
+{
+	unsigned int bh = c->bh_disable, preempt = c->preempt_disable;
+	unsigned int rcu = c->rcu_read_nesting;
+
+	softirq_vec[nr].action(&softirq_vec[nr]);
+	c = sim_this();
+	if (c->bh_disable != bh || c->preempt_disable != preempt ||
+	    c->rcu_read_nesting != rcu) {
+		sim_record_warn(__FILE__, __LINE__,
+				"huh, softirq exited with preempt_count changed");
+		c->bh_disable = bh;
+		c->preempt_disable = preempt;
+		c->rcu_read_nesting = rcu;
+	}
+}
+
 void sim_run_softirqs(void)
 {
 	struct sim_cpu *c = sim_this();
@@ -63,16 +89,8 @@ restart:
 		int nr = __builtin_ctzl(pending);
 
 		pending &= ~BIT(nr);
-		if (softirq_vec[nr].action) {
-			unsigned int rcu = c->rcu_read_nesting;
-
-			softirq_vec[nr].action(&softirq_vec[nr]);
-			c = sim_this();
-			/* handle_softirqs(): preempt_count changed by the action. */
-			if (c->rcu_read_nesting != rcu)
-				sim_record_pr_warn("huh, entered softirq %d with rcu nesting %u, exited with %u?\n",
-						   nr, rcu, c->rcu_read_nesting);
-		}
+		if (softirq_vec[nr].action)
+			run_action(c, nr);
 		c = sim_this();
 	}
 	c->irqs_off = true;
