@@ -269,6 +269,20 @@ static void switch_to_scheduler(void)
 	fiber_finish(fake, &sched_stack_bottom[p->cpu], &sched_stack_size[p->cpu]);
 }
 
+/*
+ * In atomic context: preempt_count() != 0 (preemption, BH, softirq,
+ * hardirq, and RCU readers, which !PREEMPT_RCU counts there) or IRQs off.
+ * RT nests BH and RCU per task and may preempt inside them; the simulator
+ * counts them per CPU and so never switches tasks there.
+ */
+static bool sim_in_atomic(void)
+{
+	struct sim_cpu *c = sim_this();
+
+	return c->hardirq || c->serving_softirq || c->preempt_disable ||
+	       c->bh_disable || c->rcu_read_nesting || c->irqs_off;
+}
+
 /* __schedule(): a task that is not TASK_RUNNING leaves the runqueue. */
 void schedule(void)
 {
@@ -279,9 +293,11 @@ void schedule(void)
 		sim_bug(__FILE__, __LINE__,
 			"schedule() from the test's own context");
 	if (READ_ONCE(p->__state) != TASK_RUNNING) {
-		/* rcu_note_context_switch() / "scheduling while atomic". */
-		WARN_ONCE(sim_this()->rcu_read_nesting,
-			  "Voluntary context switch within RCU read-side critical section!");
+		/*
+		 * schedule_debug()'s "scheduling while atomic", and
+		 * rcu_note_context_switch() for an open RCU reader.
+		 */
+		WARN_ON_ONCE(sim_in_atomic());
 		dequeue(p);
 	}
 	switch_to_scheduler();
@@ -335,7 +351,13 @@ int sim_cond_resched(void)
 	sim_this()->cnt.cond_resched++;
 	if (sim_preempt >= SIM_PREEMPT_FULL)
 		return 0;
-	if (!current->ctx || !need_resched() || sim_this()->preempt_disable)
+	/*
+	 * __might_resched() (CONFIG_DEBUG_ATOMIC_SLEEP) reports it, and
+	 * should_resched() is false with a non-zero preempt_count.
+	 */
+	if (WARN_ON_ONCE(sim_in_atomic()))
+		return 0;
+	if (!current->ctx || !need_resched())
 		return 0;
 	if (!preempt_here())
 		return 0;
@@ -353,13 +375,8 @@ int sim_cond_resched(void)
  */
 void sim_preempt_point(void)
 {
-	struct sim_cpu *c = sim_this();
-
 	sim_watchdog();
-	if (sim_preempt < SIM_PREEMPT_FULL || !current->ctx)
-		return;
-	if (c->bh_disable || c->serving_softirq || c->preempt_disable ||
-	    c->irqs_off || c->hardirq)
+	if (sim_preempt < SIM_PREEMPT_FULL || !current->ctx || sim_in_atomic())
 		return;
 	if (need_resched() && preempt_here())
 		schedule();
