@@ -98,7 +98,7 @@ restart:
 	if (pending) {
 		if (--max_restart)
 			goto restart;
-		invoke_softirq_wakeup();
+		wakeup_softirqd();
 	}
 #ifdef CONFIG_PREEMPT_RT
 	this_cpu_dec(softirq_ctrl.cnt);
@@ -107,13 +107,18 @@ restart:
 	c->irqs_off = irqs_off;
 }
 
-/* wakeup_softirqd() as kernel/softirq.c has it (static there). */
-void invoke_softirq_wakeup(void)
+/*
+ * ksoftirqd_running() (kernel/softirq.c, static there, not extracted): the
+ * pending softirqs are left to ksoftirqd when it is runnable and not being
+ * parked, except HI and TASKLET, which run at once.
+ */
+static bool ksoftirqd_running(unsigned long pending)
 {
 	struct task_struct *tsk = this_cpu_read(ksoftirqd);
 
-	if (tsk && wake_up_process(tsk))
-		sim_this()->cnt.ksoftirqd_wakeups++;
+	if (pending & (BIT(HI_SOFTIRQ) | BIT(TASKLET_SOFTIRQ)))
+		return false;
+	return tsk && task_is_running(tsk) && !tsk->should_park;
 }
 
 /*
@@ -125,12 +130,9 @@ void invoke_softirq(void)
 {
 #ifdef CONFIG_PREEMPT_RT
 	if (!this_cpu_read(softirq_ctrl.cnt))
-		invoke_softirq_wakeup();
+		wakeup_softirqd();
 #else
-	struct task_struct *tsk = this_cpu_read(ksoftirqd);
-
-	if (tsk && task_is_running(tsk) && tsk->on_rq &&
-	    !(local_softirq_pending() & (BIT(HI_SOFTIRQ) | BIT(TASKLET_SOFTIRQ))))
+	if (ksoftirqd_running(local_softirq_pending()))
 		return;
 	sim_run_softirqs();
 #endif
@@ -145,7 +147,8 @@ void do_softirq(void)
 	if (in_interrupt())
 		return;
 	c->irqs_off = true;
-	if (local_softirq_pending())
+	if (local_softirq_pending() &&
+	    !ksoftirqd_running(local_softirq_pending()))
 		sim_run_softirqs();
 	c->irqs_off = flags;
 }
@@ -161,7 +164,7 @@ void local_bh_disable(void)
 /*
  * __local_bh_enable_ip(): on !RT, pending softirqs run when the count drops
  * and we are no longer in interrupt context; on RT, when the last BH-disable
- * is dropped with IRQs enabled.  A preemption point under FULL/RT.  Both
+ * is dropped; on both, unless ksoftirqd is about to run them.  A preemption point under FULL/RT.  Both
  * versions assert, as here, that IRQs are enabled (lockdep).
  */
 void local_bh_enable(void)
@@ -175,10 +178,20 @@ void local_bh_enable(void)
 	c->bh_disable--;
 #ifdef CONFIG_PREEMPT_RT
 	this_cpu_dec(softirq_ctrl.cnt);
-	if (!c->bh_disable && !c->irqs_off && local_softirq_pending()) {
-		c->irqs_off = true;
-		sim_run_softirqs();
-		c->irqs_off = false;
+	/*
+	 * Only the outermost BH section (softirq_ctrl.cnt also counts the
+	 * softirq being served), and not when ksoftirqd will run them; a
+	 * caller that cannot be preempted wakes ksoftirqd instead.
+	 */
+	if (!this_cpu_read(softirq_ctrl.cnt) && local_softirq_pending() &&
+	    !ksoftirqd_running(local_softirq_pending())) {
+		if (c->preempt_disable || c->irqs_off) {
+			wakeup_softirqd();
+		} else {
+			c->irqs_off = true;
+			sim_run_softirqs();
+			c->irqs_off = false;
+		}
 	}
 #else
 	if (!in_interrupt() && local_softirq_pending())

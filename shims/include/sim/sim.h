@@ -33,7 +33,6 @@ struct sim_counters {
 	unsigned long csd_run;		/* csd callbacks run on this CPU */
 	unsigned long net_rx_raises;	/* NET_RX_SOFTIRQ raised on this CPU */
 	unsigned long raises_in_smp_call; /* any softirq raised from a csd */
-	unsigned long ksoftirqd_wakeups;
 	unsigned long softirq_runs;	/* softirq handler loop entries */
 	unsigned long warns;
 	unsigned long pr_warn_once;
@@ -94,7 +93,6 @@ void sim_idle_flush(int cpu);		/* idle loop: flush_smp_call_function_queue() */
 bool sim_csd_pending(int cpu);
 void sim_preempt_point(void);
 void sim_watchdog(void);
-void invoke_softirq_wakeup(void);
 /*
  * CPU hotplug (shims/sim/sched.c): cpu_down() from control_cpu, ending in
  * the CPUHP_NET_DEV_DEAD callback there; cpu_up().  Under the explorer,
