@@ -155,6 +155,7 @@ void do_softirq(void)
 
 void local_bh_disable(void)
 {
+	WARN_ON_ONCE(sim_this()->hardirq);	/* __local_bh_disable_ip() */
 	sim_this()->bh_disable++;
 #ifdef CONFIG_PREEMPT_RT
 	this_cpu_inc(softirq_ctrl.cnt);

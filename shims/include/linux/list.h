@@ -27,16 +27,17 @@ static inline void INIT_LIST_HEAD(struct list_head *list)
 void sim_record_warn(const char *file, int line, const char *cond);
 
 /*
- * CONFIG_DEBUG_LIST's __list_add_valid() (lib/list_debug.c): a corrupted
- * neighbourhood or a node added next to itself (a double add: it is still
- * on the list) WARNs and the add is skipped, as CHECK_DATA_CORRUPTION()
+ * CONFIG_DEBUG_LIST's __list_add_valid() and __list_del_entry_valid()
+ * (lib/list_debug.c): a NULL or corrupted neighbourhood, a node added next
+ * to itself (a double add: it is still on the list) or a node deleted
+ * twice WARNs and the operation is skipped, as CHECK_DATA_CORRUPTION()
  * does without CONFIG_BUG_ON_DATA_CORRUPTION.
  */
 static inline int __list_add_valid(struct list_head *new,
 				   struct list_head *prev,
 				   struct list_head *next)
 {
-	if (next->prev != prev || prev->next != next) {
+	if (!prev || !next || next->prev != prev || prev->next != next) {
 		sim_record_warn(__FILE__, __LINE__, "list_add corruption");
 		return 0;
 	}
@@ -74,8 +75,22 @@ static inline void __list_del(struct list_head *prev, struct list_head *next)
 	WRITE_ONCE(prev->next, next);
 }
 
+static inline int __list_del_entry_valid(struct list_head *entry)
+{
+	struct list_head *prev = entry->prev, *next = entry->next;
+
+	if (!next || !prev || next == LIST_POISON1 || prev == LIST_POISON2 ||
+	    prev->next != entry || next->prev != entry) {
+		sim_record_warn(__FILE__, __LINE__, "list_del corruption");
+		return 0;
+	}
+	return 1;
+}
+
 static inline void __list_del_entry(struct list_head *entry)
 {
+	if (!__list_del_entry_valid(entry))
+		return;
 	__list_del(entry->prev, entry->next);
 }
 

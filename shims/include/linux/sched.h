@@ -48,7 +48,8 @@ int sim_cond_resched(void);
 #define cond_resched()		sim_cond_resched()
 bool need_resched(void);
 
-#define set_current_state(s)	do { __EXPLORE_HOOK(); smp_mb(); WRITE_ONCE(current->__state, (s)); } while (0)
+/* The explorer's point is WRITE_ONCE()'s: one switch point, not two. */
+#define set_current_state(s)	do { smp_mb(); WRITE_ONCE(current->__state, (s)); } while (0)
 #define __set_current_state(s)	WRITE_ONCE(current->__state, (s))
 #define task_is_running(t)	(READ_ONCE((t)->__state) == TASK_RUNNING)
 
