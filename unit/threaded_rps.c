@@ -302,17 +302,25 @@ static void v26_process_backlog_locks(void)
  * in the defer kick path.  On base, where rps_lock_*() only disable
  * interrupts without RPS, norps-threads takes no lock at all.  The RPS
  * configurations with threads (rt-rps, rps-threads) take it through
- * IS_ENABLED(CONFIG_RPS) anyway and run the same checks.  Skipped in rps:
- * without backlog threads the kick is the defer csd (V1, V24) and takes
- * no backlog lock.
+ * IS_ENABLED(CONFIG_RPS) anyway and run the same checks.  Skipped
+ * without backlog threads: the kick is then the defer csd (V1, V24) and
+ * takes no backlog lock.  One test per path.
  */
-static void v26_backlog_lock_held_without_rps(void **state)
+static void v26_process_backlog_takes_backlog_lock(void **state)
+{
+	(void)state;
+	if (!THREADS_ON)
+		skip();		/* no backlog threads: the IRQ-only helpers */
+	v26_process_backlog_locks();
+	assert_true(sim_lockdep_clean());
+	assert_no_warn();
+}
+
+static void v26_defer_kick_takes_backlog_lock(void **state)
 {
 	(void)state;
 	if (!THREADS_ON)
 		skip();		/* no backlog threads: the kick is a csd */
-	/* First what base already has, so base shows the missing lock. */
-	v26_process_backlog_locks();
 	require_definition(kick_defer_list_purge);
 	v26_defer_kick_locks();
 	assert_true(sim_lockdep_clean());
@@ -326,7 +334,9 @@ int main(void)
 				       setup),
 		cmocka_unit_test_setup(v13_threaded_poll_sends_rps_ipis,
 				       setup),
-		cmocka_unit_test_setup(v26_backlog_lock_held_without_rps, setup),
+		cmocka_unit_test_setup(v26_process_backlog_takes_backlog_lock,
+				       setup),
+		cmocka_unit_test_setup(v26_defer_kick_takes_backlog_lock, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
