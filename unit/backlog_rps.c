@@ -46,17 +46,6 @@ static int setup(void **state)
 	return 0;
 }
 
-/* The device interrupt on CPU 0: schedule rx_napi, softirq on irq_exit. */
-static void rx_interrupt_on_cpu0(void)
-{
-	int prev = sim_switch_cpu(0);
-
-	sim_hardirq_enter();
-	napi_schedule(&rx_napi);
-	sim_hardirq_exit();
-	sim_switch_cpu(prev);
-}
-
 /*
  * V16, the headline: a flood RPS-steered from CPU 0 to idle CPU 1, executed
  * by net_rx_action() on CPU 0 (rx_napi's ->poll).  With backlog threads (RT
@@ -78,7 +67,7 @@ static void v16_rt_remote_enqueue_sends_no_ipi(void **state)
 #ifndef CONFIG_RPS
 	skip();		/* without RPS nothing is steered to another CPU */
 #endif
-	rx_interrupt_on_cpu0();
+	napitest_device_irq(0, &rx_napi);	/* softirq on irq_exit */
 	sim_run_all(10000);
 
 	t = sim_total();

@@ -297,6 +297,15 @@ static void v11_threaded_poll_flushes_defer_list(void **state)
  * V9 (patch 07, DEBUG_NET): an skb deferred to a remote CPU must have
  * dropped its dst and destructor: each WARNs once.
  */
+/* Exactly one WARN, and it names what: the message if not. */
+static void assert_one_warn_about(const char *what)
+{
+	assert_int_equal(sim_total().warns, 1);
+	if (!strstr(sim_warns[0].msg, what))
+		fail_msg("the WARN was '%s', not about %s", sim_warns[0].msg,
+			 what);
+}
+
 static void v9_remote_dst_warns_once(void **state)
 {
 	struct sk_buff *a = alloc_on(1), *b = alloc_on(1);
@@ -307,9 +316,7 @@ static void v9_remote_dst_warns_once(void **state)
 	sim_switch_cpu(0);
 	skb_attempt_defer_free(a);
 	skb_attempt_defer_free(b);
-	assert_int_equal(sim_total().warns, 1);
-	assert_non_null(strstr(sim_warns[0].msg, "skb_dst") ?
-			sim_warns[0].msg : NULL);
+	assert_one_warn_about("skb_dst");
 }
 
 static void remote_destructor(struct sk_buff *skb)
@@ -327,9 +334,7 @@ static void v9_remote_destructor_warns_once(void **state)
 	sim_switch_cpu(0);
 	skb_attempt_defer_free(a);
 	skb_attempt_defer_free(b);
-	assert_int_equal(sim_total().warns, 1);
-	assert_non_null(strstr(sim_warns[0].msg, "destructor") ?
-			sim_warns[0].msg : NULL);
+	assert_one_warn_about("destructor");
 }
 
 /* V9: the local path (freed at once on the allocating CPU) does not check. */

@@ -50,21 +50,11 @@ static int drv_poll(struct napi_struct *napi, int budget)
 	return 0;
 }
 
-static void drv_napi_init(struct napi_struct *n)
-{
-	memset(n, 0, sizeof(*n));
-	INIT_LIST_HEAD(&n->poll_list);
-	init_gro_hash(n);
-	n->poll = drv_poll;
-	n->weight = 64;
-	n->dev = &test_dev;
-}
-
 static void boot(void)
 {
 	napitest_boot(NR_EXPLORE_CPUS);
-	drv_napi_init(&napi_a);
-	drv_napi_init(&napi_b);
+	napitest_napi_init(&napi_a, &test_dev, drv_poll);
+	napitest_napi_init(&napi_b, &test_dev, drv_poll);
 	polls_a = polls_b = 0;
 }
 
