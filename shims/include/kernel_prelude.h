@@ -8,6 +8,7 @@
 #define SHIM_KERNEL_PRELUDE_H
 
 #include <linux/kconfig.h>
+#include <errno.h>		/* include/linux/errno.h: the E* codes */
 #include <linux/types.h>
 #include <linux/compiler.h>
 #include <asm/barrier.h>
@@ -27,7 +28,14 @@
 #include <linux/kthread.h>
 #include <linux/smpboot.h>
 #include <linux/workqueue.h>
-#include <linux/misc.h>
+#include <linux/jiffies.h>
+#include <linux/rcupdate.h>
+#include <linux/hrtimer.h>
+#include <linux/cpuhotplug.h>
+#include <linux/init.h>
+#include <linux/jump_label.h>
+#include <net/net_namespace.h>
+#include <trace/events/napi.h>
 #include <linux/skbuff.h>
 #include <linux/netdevice.h>
 /* Seed trees: __do_softirq()'s attributes, struct netpoll's types. */

@@ -9,7 +9,7 @@
  * on its CPU.
  *
  * Inside a program, the simulated scheduler of its CPU makes choices too
- * (explore_choose(), shims/sim/sched.c): which runnable task runs next, and
+ * (explore_choose(), shims/sim/kernel/sched/core.c): which runnable task runs next, and
  * whether a running task is preempted at a preemption point by another
  * runnable one.  They are steps of the schedule like the switches.
  *

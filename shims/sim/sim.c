@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The simulated machine: CPUs and their context, per-CPU areas, WARN and
- * printk capture, once-flags, packets.
+ * printk capture, once-flags, RCU readers.  The kernel's files it stands
+ * for are modelled under shims/sim/ at their kernel paths.
  */
 /* Explorer points are placed explicitly in the simulator (sim/explore.h). */
 #define SIM_RAW_ONCE
@@ -52,10 +53,6 @@ struct sim_warn sim_warns[SIM_MAX_WARNS];
 unsigned int sim_nr_warns;
 char sim_last_pr_warn[256];
 
-struct softirq_action softirq_vec[NR_SOFTIRQS];
-struct list_head ptype_all;
-struct list_head ptype_base[PTYPE_HASH_SIZE];
-struct pernet_operations netdev_net_ops, loopback_net_ops, default_device_ops;
 
 /* The per-CPU section of the test executable: the template of every
  * DEFINE_PER_CPU() variable (the kernel's .data..percpu). */
@@ -226,12 +223,6 @@ void sim_bug(const char *file, int line, const char *cond)
 		file, line, cond, sim_cpu_id(), sim_seed);
 	explore_on_bug();
 	abort();
-}
-
-/* net/core/dev.c's TX softirq: not simulated. */
-void net_tx_action(struct softirq_action *h)
-{
-	(void)h;
 }
 
 #ifdef __SANITIZE_ADDRESS__

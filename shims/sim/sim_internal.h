@@ -1,15 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Between the simulator's files only. */
 #ifndef SHIM_SIM_INTERNAL_H
 #define SHIM_SIM_INTERNAL_H
 
+/*
+ * Between the simulator's files only.  Each line names the file that
+ * defines it (shims/sim/, at the path of the kernel file it stands for).
+ */
+#define SIM_MAX_HOTPLUG_THREADS	8
+
+/* kernel/sched/core.c */
 void sim_sched_reset(void);
 void sim_sched_boot(void);
-void sim_skb_reset(void);
-void sim_lockdep_reset(void);
-void sim_run_ksoftirqd(void);
-void sim_dying_flush(int cpu);
 bool sim_on_task_stack(const volatile void *addr);
+bool sim_runqueue_empty(int cpu);
+/* kernel/softirq.c */
+void sim_softirq_boot(int cpu);
+/* kernel/smp.c */
+void sim_dying_flush(int cpu);
+/* kernel/smpboot.c */
+unsigned int sim_smpboot_threads(int cpu, struct task_struct **t);
+bool sim_is_smpboot_thread(const struct task_struct *p);
+void sim_smpboot_reset(void);
+/* kernel/workqueue.c */
+void sim_workqueue_boot(int cpu);
+void sim_workqueue_reset(void);
+/* kernel/cpu.c */
+bool sim_takedown_pending(int cpu);
+void sim_cpuhp_reset(void);
+/* kernel/locking/lockdep.c */
+void sim_lockdep_reset(void);
+/* net/core/skbuff.c */
+void sim_skb_reset(void);
 
 /* Coroutine switches, annotated for AddressSanitizer's stack tracking. */
 #ifdef __SANITIZE_ADDRESS__

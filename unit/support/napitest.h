@@ -31,21 +31,6 @@
 #include "extracted/all.c"
 #endif
 
-/*
- * netif_rx() -> netif_rx_internal() without RPS steering (net/core/dev.c):
- * used by dev_cpu_dead() to requeue a dead CPU's packets on this CPU.
- */
-int netif_rx(struct sk_buff *skb)
-{
-	unsigned int qtail;
-	int ret;
-
-	local_bh_disable();
-	ret = enqueue_to_backlog(skb, smp_processor_id(), &qtail);
-	local_bh_enable();
-	return ret;
-}
-
 /* The configuration under test (CMake passes these; see unit/README.md). */
 #ifndef NAPITEST_BACKLOG_THREADS
 #define NAPITEST_BACKLOG_THREADS 0

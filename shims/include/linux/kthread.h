@@ -8,6 +8,8 @@
 bool kthread_should_stop(void);
 bool kthread_should_park(void);
 void kthread_parkme(void);
+void kthread_park(struct task_struct *k);
+void kthread_unpark(struct task_struct *k);
 int kthread_stop(struct task_struct *k);
 struct task_struct *kthread_create_on_cpu(int (*fn)(void *), void *data,
 					  unsigned int cpu, const char *name);

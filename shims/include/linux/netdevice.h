@@ -11,7 +11,7 @@
 
 #include <linux/skbuff.h>
 #include <linux/smp.h>
-#include <linux/misc.h>
+#include <linux/hrtimer.h>
 
 struct Qdisc;
 struct sd_flow_limit;
@@ -55,6 +55,13 @@ static inline void dev_core_stats_rx_dropped_inc(struct net_device *dev)
 /* net/core/dev.c: the protocol layers, where a packet leaves our scope. */
 int __netif_receive_skb(struct sk_buff *skb);
 int netif_rx(struct sk_buff *skb);
+
+/*
+ * dev_proc_init() (net/core/net-procfs.c, declared here in the kernel) and
+ * netdev_kobject_init() (net/core/net-sysfs.h): nothing to create.
+ */
+#define dev_proc_init()		0
+#define netdev_kobject_init()	0
 
 /*
  * net/core/gro.c and include/net/gro.h: GRO is not simulated (no packet

@@ -35,7 +35,7 @@ struct task_struct {
 	int (*threadfn)(void *data);
 	void *data;
 	struct list_head run_list;
-	void *ctx;			/* the coroutine (shims/sim/sched.c) */
+	void *ctx;			/* the coroutine (shims/sim/kernel/sched/core.c) */
 	unsigned long switches;
 };
 
@@ -43,6 +43,7 @@ extern struct task_struct *sim_current(void);
 #define current sim_current()
 
 int wake_up_process(struct task_struct *p);
+int wake_up_state(struct task_struct *p, unsigned int state);
 void schedule(void);
 int sim_cond_resched(void);
 #define cond_resched()		sim_cond_resched()

@@ -70,7 +70,7 @@ int explore_in_program(void);
 
 /*
  * A scheduling decision made inside a program, which the explorer
- * enumerates like a switch between programs (shims/sim/sched.c):
+ * enumerates like a switch between programs (shims/sim/kernel/sched/core.c):
  *   EXPLORE_PICK     which of n runnable tasks a CPU's scheduler runs next
  *                    (option 0: the simulator's FIFO pick; free)
  *   EXPLORE_PREEMPT  whether the running task is preempted here by a

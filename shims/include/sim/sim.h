@@ -94,7 +94,7 @@ bool sim_csd_pending(int cpu);
 void sim_preempt_point(void);
 void sim_watchdog(void);
 /*
- * CPU hotplug (shims/sim/sched.c): cpu_down() from control_cpu, ending in
+ * CPU hotplug (shims/sim/kernel/cpu.c): cpu_down() from control_cpu, ending in
  * the CPUHP_NET_DEV_DEAD callback there; cpu_up().  Under the explorer,
  * cpu_down() is a step of the control CPU's program and the outgoing CPU
  * runs sim_cpu_idle() as its program.
@@ -125,7 +125,7 @@ struct sim_once {
 };
 bool sim_once_first(struct sim_once *once);
 
-/* rcu_read_lock()/rcu_read_unlock() (linux/misc.h). */
+/* rcu_read_lock()/rcu_read_unlock() (linux/rcupdate.h). */
 void sim_rcu_read_lock(void);
 void sim_rcu_read_unlock(void);
 

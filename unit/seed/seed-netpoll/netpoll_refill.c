@@ -5,7 +5,7 @@
  * refill_skbs_work_handler(), __netpoll_setup() and __netpoll_cleanup()
  * are the tree's own (net/core/netpoll.c), struct netpoll is the tree's
  * (include/linux/netpoll.h, with the seed's refill_wq).  The refill work
- * runs on the simulated CPU's kworker (shims/sim/sched.c).
+ * runs on the simulated CPU's kworker (shims/sim/kernel/workqueue.c).
  */
 #include <string.h>
 #include <kernel_prelude.h>

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The context checker: lockdep's irq-usage rules, per lock class.  A class
- * is the name given at spin_lock_init() (e.g. "&sd->defer_lock"), as
- * lockdep keys a class by its init site.  Reported, as lockdep does:
+ * Stands for kernel/locking/lockdep.c: the context checker, lockdep's
+ * irq-usage rules, per lock class.  A class is the name given at
+ * spin_lock_init() (e.g. "&sd->defer_lock"), as lockdep keys a class by
+ * its init site.  Reported, as lockdep does:
  *   IN-HARDIRQ  and HARDIRQ-ON  (taken in hardirq, and elsewhere with IRQs on)
  *   IN-SOFTIRQ  and SOFTIRQ-ON  (taken in softirq, and elsewhere with BH on)
  * and recursive acquisition on one CPU (a self-deadlock).

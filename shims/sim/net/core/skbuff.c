@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Packets: allocation, the stack's receive entry point and freeing, with
- * exactly-once accounting (a packet delivered or freed twice is a BUG).
+ * Stands for net/core/skbuff.c: packets, their allocation and freeing, with
+ * exactly-once accounting (a packet delivered or freed twice is a BUG); and
+ * the stack's receive entry point, __netif_receive_skb() of net/core/dev.c,
+ * where a packet is consumed and so counted.
  */
 /* Explorer points are placed explicitly in the simulator (sim/explore.h). */
 #define SIM_RAW_ONCE

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Softirq and SMP-call machinery of the simulated CPUs.  The raise functions
- * (raise_softirq_irqoff(), __raise_softirq_irqoff(), should_wake_ksoftirqd(),
- * wakeup_softirqd()) and the RT do_softirq_post_smp_call_flush() check are
- * extracted from the tree's own kernel/softirq.c; this file models what
- * surrounds them: the handler loop, BH enable, irq_exit and the csd queue.
+ * Stands for kernel/softirq.c: the softirq machinery of the simulated CPUs.
+ * The raise functions (raise_softirq_irqoff(), __raise_softirq_irqoff(),
+ * should_wake_ksoftirqd(), wakeup_softirqd()) and the RT
+ * do_softirq_post_smp_call_flush() check are extracted from the tree's own
+ * kernel/softirq.c; this file models what surrounds them: the handler loop,
+ * BH disable and enable, irq_enter/irq_exit and ksoftirqd.
  */
 /* Explorer points are placed explicitly in the simulator (sim/explore.h). */
 #define SIM_RAW_ONCE
@@ -16,6 +17,8 @@ DEFINE_PER_CPU(struct softirq_ctrl, softirq_ctrl);
 #endif
 
 #define MAX_SOFTIRQ_RESTART 10
+
+struct softirq_action softirq_vec[NR_SOFTIRQS];
 
 /*
  * or_softirq_pending() (include/linux/interrupt.h): the one place every
@@ -222,118 +225,8 @@ void sim_hardirq_exit(void)
 	c->irqs_off = false;
 }
 
-/* Run the csd queue of this CPU (__flush_smp_call_function_queue()). */
-static void flush_csd_queue(void)
-{
-	struct sim_cpu *c = sim_this();
-
-	c->in_smp_call = true;
-	while (!list_empty(&c->csd_queue)) {
-		call_single_data_t *csd = list_first_entry(&c->csd_queue,
-							   call_single_data_t,
-							   node);
-
-		list_del_init(&csd->node);
-		/* csd_unlock() before the callback: async csds may re-queue. */
-		csd->queued = false;
-		c->cnt.csd_run++;
-		csd->func(csd->info);
-		c = sim_this();
-	}
-	c->in_smp_call = false;
-}
-
-/*
- * smp_call_function_single_async() (kernel/smp.c): a csd still queued is
- * not queued twice (-EBUSY); a queue that was empty gets an IPI.
- * Simplified: queuing to the local CPU runs the callback at once with IRQs
- * off, as generic_exec_single() does.
- */
-int smp_call_function_single_async(int cpu, call_single_data_t *csd)
-{
-	struct sim_cpu *target = &sim_cpus[cpu];
-	bool was_empty;
-
-	explore_hook(__FILE__, __LINE__);
-	if (csd->queued)
-		return -EBUSY;
-	if (cpu == sim_cpu_id()) {
-		bool flags = sim_this()->irqs_off;
-
-		sim_this()->irqs_off = true;
-		csd->func(csd->info);
-		sim_this()->irqs_off = flags;
-		return 0;
-	}
-	if (!target->online)
-		return -ENXIO;
-	was_empty = list_empty(&target->csd_queue);
-	csd->queued = true;
-	list_add_tail(&csd->node, &target->csd_queue);
-	if (was_empty)
-		target->cnt.ipis++;
-	return 0;
-}
-
-/* The IPI arrives as a hardirq on cpu (generic_smp_call_function_single_interrupt()). */
-void sim_deliver_ipi(int cpu)
-{
-	int prev = sim_switch_cpu(cpu);
-
-	sim_hardirq_enter();
-	flush_csd_queue();
-	sim_hardirq_exit();
-	sim_switch_cpu(prev);
-}
-
-/*
- * The idle loop's flush (do_idle() -> flush_smp_call_function_queue()): an
- * idle, polling CPU takes the csds without an interrupt, with IRQs off; the
- * softirqs pending before the flush are snapshotted and
- * do_softirq_post_smp_call_flush() -- on RT the tree's own, with its
- * WARN_ON_ONCE -- deals with what the callbacks raised.
- */
-void sim_idle_flush(int cpu)
-{
-	int prev = sim_switch_cpu(cpu);
-	struct sim_cpu *c = sim_this();
-	unsigned int was_pending;
-	bool flags = c->irqs_off;
-
-	if (list_empty(&c->csd_queue)) {
-		sim_switch_cpu(prev);
-		return;
-	}
-	c->irqs_off = true;
-	preempt_disable();
-	was_pending = local_softirq_pending();
-	flush_csd_queue();
-	do_softirq_post_smp_call_flush(was_pending);
-	sim_this()->preempt_disable--;
-	sim_this()->irqs_off = flags;
-	sim_switch_cpu(prev);
-}
-
-/*
- * smpcfd_dying_cpu() (kernel/smp.c) on the outgoing CPU, from
- * take_cpu_down() with IRQs off: the csds still queued for it run there;
- * what they raise stays pending until the CPU is back.
- */
-void sim_dying_flush(int cpu)
-{
-	int prev = sim_switch_cpu(cpu);
-
-	flush_csd_queue();
-	sim_switch_cpu(prev);
-}
-
-bool sim_csd_pending(int cpu)
-{
-	return !list_empty(&sim_cpus[cpu].csd_queue);
-}
-
-/* ksoftirqd's thread function (run_ksoftirqd() via smpboot). */
-void sim_run_ksoftirqd(void)
+/* run_ksoftirqd(): what ksoftirqd runs when softirqs are pending. */
+static void run_ksoftirqd(void)
 {
 	struct sim_cpu *c = sim_this();
 
@@ -341,4 +234,35 @@ void sim_run_ksoftirqd(void)
 	if (local_softirq_pending())
 		sim_run_softirqs();
 	sim_this()->irqs_off = false;
+}
+
+/* smpboot_thread_fn() with softirq_threads (kernel/softirq.c). */
+static int ksoftirqd_fn(void *data)
+{
+	(void)data;
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		/* smpboot parks before running anything. */
+		if (kthread_should_park()) {
+			__set_current_state(TASK_RUNNING);
+			kthread_parkme();
+			continue;
+		}
+		if (!local_softirq_pending()) {
+			schedule();
+			continue;
+		}
+		__set_current_state(TASK_RUNNING);
+		run_ksoftirqd();
+		cond_resched();
+	}
+	return 0;
+}
+
+/* Boot: cpu's ksoftirqd, started. */
+void sim_softirq_boot(int cpu)
+{
+	per_cpu(ksoftirqd, cpu) = sim_task_create(ksoftirqd_fn, NULL, cpu,
+						  "ksoftirqd/%d", cpu);
+	wake_up_process(per_cpu(ksoftirqd, cpu));
 }

@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Stands for kernel/sched/core.c: tasks and the scheduler of the simulated
+ * machine.  Each task is a coroutine (ucontext) bound to a CPU;
+ * sim_run_cpu() is that CPU's scheduler.  Only one coroutine runs at a time,
+ * and every choice is deterministic (FIFO within a class, or seeded), so a
+ * run is reproducible.  Under the interleaving explorer the choices of a
+ * CPU's scheduler (which task next, whether to preempt) are the explorer's
+ * (explore_choose()).
+ */
+/* Explorer points are placed explicitly in the simulator (sim/explore.h). */
+#define SIM_RAW_ONCE
+#include <kernel_prelude.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ucontext.h>
+#include "sim_internal.h"
+
+#define STACK_SIZE	(128 * 1024)
+#define MAX_TASKS	64
+
+struct sim_coroutine {
+	ucontext_t uc;
+	void *stack;
+};
+
+static struct task_struct *tasks[MAX_TASKS];
+static unsigned int nr_tasks;
+static struct task_struct idle_tasks[NR_CPUS];
+static struct list_head runqueue[NR_CPUS];
+static ucontext_t sched_ctx[NR_CPUS];
+/* Per CPU: under the explorer each CPU's scheduler runs on its own stack. */
+static const void *sched_stack_bottom[NR_CPUS];
+static size_t sched_stack_size[NR_CPUS];
+
+struct task_struct *sim_current(void)
+{
+	return sim_this()->curr;
+}
+
+/* addr is on the stack of the task running on this CPU (explorer's POR). */
+bool sim_on_task_stack(const volatile void *addr)
+{
+	struct sim_coroutine *co = sim_this()->curr->ctx;
+	const char *a = (const char *)(uintptr_t)addr;
+
+	return co && a >= (const char *)co->stack &&
+	       a < (const char *)co->stack + STACK_SIZE;
+}
+
+static void enqueue(struct task_struct *p)
+{
+	if (p->on_rq)
+		return;
+	p->on_rq = true;
+	list_add_tail(&p->run_list, &runqueue[p->cpu]);
+}
+
+static void dequeue(struct task_struct *p)
+{
+	if (!p->on_rq)
+		return;
+	p->on_rq = false;
+	list_del_init(&p->run_list);
+}
+
+/* try_to_wake_up(p, state): wakes p only if it sleeps in one of state. */
+int wake_up_state(struct task_struct *p, unsigned int state)
+{
+	explore_hook(__FILE__, __LINE__);
+	if (!p || p->exited)
+		return 0;
+	if (!(READ_ONCE(p->__state) & state))
+		return 0;
+	WRITE_ONCE(p->__state, TASK_RUNNING);
+	enqueue(p);
+	sim_cpus[p->cpu].cnt.wakeups++;
+	return 1;
+}
+
+/* TASK_NORMAL: a parked kthread is woken by kthread_unpark() only. */
+int wake_up_process(struct task_struct *p)
+{
+	return wake_up_state(p, TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE);
+}
+
+static void task_entry(unsigned int hi, unsigned int lo)
+{
+	struct task_struct *p = (struct task_struct *)
+		(((uintptr_t)hi << 32) | (uintptr_t)lo);
+
+	fiber_finish(NULL, &sched_stack_bottom[p->cpu], &sched_stack_size[p->cpu]);
+	p->threadfn(p->data);
+	p->exited = true;
+	WRITE_ONCE(p->__state, TASK_DEAD);
+	dequeue(p);
+	fiber_start(NULL, sched_stack_bottom[p->cpu], sched_stack_size[p->cpu]);
+	setcontext(&sched_ctx[p->cpu]);
+}
+
+struct task_struct *sim_task_create(int (*fn)(void *), void *data, int cpu,
+				    const char *fmt, ...)
+{
+	struct task_struct *p = calloc(1, sizeof(*p));
+	struct sim_coroutine *co = calloc(1, sizeof(*co));
+	uintptr_t addr = (uintptr_t)p;
+	va_list ap;
+
+	if (!p || !co || nr_tasks >= MAX_TASKS)
+		sim_bug(__FILE__, __LINE__, "out of simulated tasks");
+	co->stack = malloc(STACK_SIZE);
+	if (!co->stack)
+		sim_bug(__FILE__, __LINE__, "out of memory");
+	getcontext(&co->uc);
+	co->uc.uc_stack.ss_sp = co->stack;
+	co->uc.uc_stack.ss_size = STACK_SIZE;
+	co->uc.uc_link = NULL;
+	makecontext(&co->uc, (void (*)(void))task_entry, 2,
+		    (unsigned int)(addr >> 32), (unsigned int)addr);
+	va_start(ap, fmt);
+	vsnprintf(p->comm, sizeof(p->comm), fmt, ap);
+	va_end(ap);
+	p->cpu = cpu;
+	p->threadfn = fn;
+	p->data = data;
+	p->is_kthread = true;
+	p->ctx = co;
+	/* kthread_create(): the new thread sleeps until woken. */
+	p->__state = TASK_UNINTERRUPTIBLE;
+	INIT_LIST_HEAD(&p->run_list);
+	tasks[nr_tasks++] = p;
+	return p;
+}
+
+/*
+ * The next task: RT before normal; within a class the first queued, or,
+ * with a schedule seed, any of them, or under the explorer the one it
+ * chooses.  A task that gave the CPU up while still runnable
+ * (need_resched) is not picked again while another task of its class
+ * waits: that is why it was asked to yield.
+ */
+static struct task_struct *pick_next(int cpu, struct task_struct *prev)
+{
+	struct task_struct *p, *cand[16];
+	const char *what[16];
+	unsigned int n = 0, k;
+	bool rt = false, skip_prev;
+
+	list_for_each_entry(p, &runqueue[cpu], run_list)
+		rt |= p->rt;
+	list_for_each_entry(p, &runqueue[cpu], run_list)
+		n += p->rt == rt;
+	skip_prev = prev && prev->on_rq && prev->rt == rt && n > 1;
+	n = 0;
+	list_for_each_entry(p, &runqueue[cpu], run_list) {
+		if (p->rt != rt || (skip_prev && p == prev))
+			continue;
+		if (n < ARRAY_SIZE(cand)) {
+			what[n] = p->comm;
+			cand[n++] = p;
+		}
+	}
+	if (!n)
+		return NULL;
+	if (explore_in_program())
+		k = explore_choose(EXPLORE_PICK, n, what);
+	else
+		k = (unsigned int)sim_random(n);
+	return cand[k];
+}
+
+/* Run task p on its CPU until it gives the CPU back. */
+static void run_task(struct task_struct *p)
+{
+	struct sim_coroutine *co = p->ctx;
+	struct sim_cpu *c = &sim_cpus[p->cpu];
+	void *fake = NULL;
+
+	c->curr = p;
+	p->switches++;
+	fiber_start(&fake, co->stack, STACK_SIZE);
+	swapcontext(&sched_ctx[p->cpu], &co->uc);
+	fiber_finish(fake, NULL, NULL);
+	c = &sim_cpus[p->cpu];
+	c->curr = c->idle;
+	/* A task still runnable goes to the back of the queue. */
+	if (p->on_rq) {
+		list_del(&p->run_list);
+		list_add_tail(&p->run_list, &runqueue[p->cpu]);
+	}
+}
+
+/*
+ * The scheduler of one CPU: deliver queued csds (an idle CPU takes them in
+ * its idle-loop flush, a busy one by IPI), then run tasks until none is
+ * runnable or max_switches context switches were made.
+ */
+unsigned long sim_run_cpu(int cpu, unsigned long max_switches)
+{
+	int prev = sim_switch_cpu(cpu);
+	unsigned long n = 0;
+
+	struct task_struct *prev_task = NULL;
+
+	/* A pending takedown: the stopper gets the CPU at the next switch. */
+	while (n < max_switches && sim_cpus[cpu].online &&
+	       !sim_takedown_pending(cpu)) {
+		struct task_struct *p;
+
+		if (sim_csd_pending(cpu)) {
+			if (list_empty(&runqueue[cpu]))
+				sim_idle_flush(cpu);
+			else
+				sim_deliver_ipi(cpu);
+		}
+		p = pick_next(cpu, prev_task);
+		if (!p)
+			break;
+		run_task(p);
+		prev_task = p;
+		n++;
+	}
+	sim_switch_cpu(prev);
+	return n;
+}
+
+/* Run every CPU in turn until the whole machine is quiescent. */
+unsigned long sim_run_all(unsigned long max_switches)
+{
+	unsigned long total = 0, n;
+	int cpu;
+
+	do {
+		int first = (int)sim_random(NR_CPUS);
+
+		n = 0;
+		for (cpu = 0; cpu < NR_CPUS; cpu++)
+			n += sim_run_cpu((first + cpu) % NR_CPUS,
+					 max_switches - total);
+		total += n;
+	} while (n && total < max_switches);
+	return total;
+}
+
+static void switch_to_scheduler(void)
+{
+	struct task_struct *p = current;
+	struct sim_coroutine *co = p->ctx;
+	void *fake = NULL;
+
+	fiber_start(&fake, sched_stack_bottom[p->cpu], sched_stack_size[p->cpu]);
+	swapcontext(&co->uc, &sched_ctx[p->cpu]);
+	fiber_finish(fake, &sched_stack_bottom[p->cpu], &sched_stack_size[p->cpu]);
+}
+
+/*
+ * In atomic context: preempt_count() != 0 (preemption, BH, softirq,
+ * hardirq, and RCU readers, which !PREEMPT_RCU counts there) or IRQs off.
+ * RT nests BH and RCU per task and may preempt inside them; the simulator
+ * counts them per CPU and so never switches tasks there.
+ */
+static bool sim_in_atomic(void)
+{
+	struct sim_cpu *c = sim_this();
+
+	return c->hardirq || c->serving_softirq || c->preempt_disable ||
+	       c->bh_disable || c->rcu_read_nesting || c->irqs_off;
+}
+
+/* __schedule(): a task that is not TASK_RUNNING leaves the runqueue. */
+void schedule(void)
+{
+	struct task_struct *p = current;
+
+	explore_hook(__FILE__, __LINE__);
+	if (!p->ctx)
+		sim_bug(__FILE__, __LINE__,
+			"schedule() from the test's own context");
+	if (READ_ONCE(p->__state) != TASK_RUNNING) {
+		/*
+		 * schedule_debug()'s "scheduling while atomic", and
+		 * rcu_note_context_switch() for an open RCU reader.
+		 */
+		WARN_ON_ONCE(sim_in_atomic());
+		dequeue(p);
+	}
+	switch_to_scheduler();
+}
+
+/* Another task is waiting for this CPU. */
+bool need_resched(void)
+{
+	struct task_struct *p = current;
+	struct task_struct *q;
+
+	list_for_each_entry(q, &runqueue[sim_cpu_id()], run_list)
+		if (q != p)
+			return true;
+	return false;
+}
+
+/*
+ * Whether a runnable task takes the CPU from current here.  Outside the
+ * explorer it always does (need_resched() is taken to be set); under the
+ * explorer it is a choice, "no" by default and counted against the
+ * preemption bound when taken: in the kernel it depends on the woken
+ * task's vruntime (check_preempt_wakeup()) or on the tick.
+ */
+static bool preempt_here(void)
+{
+	struct task_struct *p = current, *q;
+	char no[64], yes[64];
+	const char *what[2] = { no, yes };
+
+	if (!explore_in_program())
+		return true;
+	list_for_each_entry(q, &runqueue[sim_cpu_id()], run_list)
+		if (q != p)
+			break;
+	snprintf(no, sizeof(no), "%s keeps the CPU", p->comm);
+	snprintf(yes, sizeof(yes), "%s preempted (%s runnable)", p->comm,
+		 q->comm);
+	return explore_choose(EXPLORE_PREEMPT, 2, what) == 1;
+}
+
+/*
+ * cond_resched(): counted on every call.  Under NONE and VOLUNTARY it is
+ * the only place a running kthread gives the CPU to another task; under
+ * FULL and RT the kernel's cond_resched() is empty, preemption happens at
+ * preemption points instead (sim_preempt_point()).
+ */
+int sim_cond_resched(void)
+{
+	sim_watchdog();
+	sim_this()->cnt.cond_resched++;
+	if (sim_preempt >= SIM_PREEMPT_FULL)
+		return 0;
+	/*
+	 * __might_resched() (CONFIG_DEBUG_ATOMIC_SLEEP) reports it, and
+	 * should_resched() is false with a non-zero preempt_count.
+	 */
+	if (WARN_ON_ONCE(sim_in_atomic()))
+		return 0;
+	if (!current->ctx || !need_resched())
+		return 0;
+	if (!preempt_here())
+		return 0;
+	schedule();
+	return 1;
+}
+
+/*
+ * Preemption points under FULL/RT: local_bh_enable() and spin_unlock() in
+ * task context (not serving softirqs) with nothing held.  Simplified: the
+ * kernel also preempts on the tick and on return from interrupt, and on RT
+ * inside BH-disabled sections too (another task then blocks on the BH lock
+ * at its own local_bh_disable(), which this model folds into "not
+ * preempted").
+ */
+void sim_preempt_point(void)
+{
+	sim_watchdog();
+	if (sim_preempt < SIM_PREEMPT_FULL || !current->ctx || sim_in_atomic())
+		return;
+	if (need_resched() && preempt_here())
+		schedule();
+}
+
+void sim_tick(int cpu)
+{
+	(void)cpu;
+	jiffies++;
+}
+
+
+bool sim_runqueue_empty(int cpu)
+{
+	return list_empty(&runqueue[cpu]);
+}
+
+void sim_sched_reset(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_tasks; i++) {
+		struct sim_coroutine *co = tasks[i]->ctx;
+
+		if (sim_is_smpboot_thread(tasks[i]) && !tasks[i]->exited)
+			free(tasks[i]->data);
+		free(co->stack);
+		free(co);
+		free(tasks[i]);
+	}
+	nr_tasks = 0;
+	sim_smpboot_reset();
+	sim_cpuhp_reset();
+	sim_workqueue_reset();
+}
+
+/* Boot: idle tasks, ksoftirqd and a kworker on every CPU. */
+void sim_sched_boot(void)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct task_struct *idle = &idle_tasks[cpu];
+
+		memset(idle, 0, sizeof(*idle));
+		snprintf(idle->comm, sizeof(idle->comm), "swapper/%u", (unsigned int)cpu % 1000U);
+		idle->cpu = cpu;
+		INIT_LIST_HEAD(&idle->run_list);
+		sim_cpus[cpu].idle = idle;
+		sim_cpus[cpu].curr = idle;
+		INIT_LIST_HEAD(&runqueue[cpu]);
+		sim_softirq_boot(cpu);
+		sim_workqueue_boot(cpu);
+		sim_cpus[cpu].cnt.wakeups = 0;
+	}
+	/* Let them reach their first sleep. */
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		if (sim_cpus[cpu].online)
+			sim_run_cpu(cpu, 16);
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		memset(&sim_cpus[cpu].cnt, 0, sizeof(sim_cpus[cpu].cnt));
+}

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Stands for the parts of net/core/dev.c that the manifest does not
+ * extract from the tree: what the extracted code calls or reads there.
+ */
+/* Explorer points are placed explicitly in the simulator (sim/explore.h). */
+#define SIM_RAW_ONCE
+#include <kernel_prelude.h>
+#include "sim_internal.h"
+
+struct list_head ptype_all;
+struct list_head ptype_base[PTYPE_HASH_SIZE];
+struct pernet_operations netdev_net_ops, loopback_net_ops, default_device_ops;
+
+/*
+ * netif_rx() -> netif_rx_internal() without RPS steering: used by
+ * dev_cpu_dead() to requeue a dead CPU's packets on this CPU.
+ */
+int netif_rx(struct sk_buff *skb)
+{
+	unsigned int qtail;
+	int ret;
+
+	local_bh_disable();
+	ret = enqueue_to_backlog(skb, smp_processor_id(), &qtail);
+	local_bh_enable();
+	return ret;
+}
+
+/* The TX softirq: not simulated. */
+void net_tx_action(struct softirq_action *h)
+{
+	(void)h;
+}
