@@ -26,6 +26,8 @@ struct sk_buff {
 	unsigned long seq;
 	int freed_on_cpu;
 	int delivered_on_cpu;
+	const char *freed_by;		/* the free function (kfree_skb_reason, ...) */
+	int drop_reason;		/* enum skb_drop_reason it was given */
 };
 
 struct sk_buff_head {
@@ -137,14 +139,20 @@ static inline u32 skb_get_hash(struct sk_buff *skb)
 	return skb->hash;
 }
 
-/* Freeing: all end in sim_skb_free(), which checks for double frees. */
-void sim_skb_free(struct sk_buff *skb, const char *how);
-#define kfree_skb(skb)			sim_skb_free(skb, "kfree_skb")
-#define kfree_skb_reason(skb, r)	sim_skb_free(skb, "kfree_skb_reason")
-#define consume_skb(skb)		sim_skb_free(skb, "consume_skb")
-#define __kfree_skb(skb)		sim_skb_free(skb, "__kfree_skb")
-#define dev_kfree_skb_irq(skb)		sim_skb_free(skb, "dev_kfree_skb_irq")
-#define napi_consume_skb(skb, b)	sim_skb_free(skb, "napi_consume_skb")
+/*
+ * Freeing: all end in sim_skb_free(), which checks for double frees and
+ * records the function and the drop reason (shims/sim/skb.c).
+ */
+void sim_skb_free(struct sk_buff *skb, const char *how, int reason);
+#define kfree_skb(skb)		\
+	sim_skb_free(skb, "kfree_skb", SKB_DROP_REASON_NOT_SPECIFIED)
+#define kfree_skb_reason(skb, r)	sim_skb_free(skb, "kfree_skb_reason", r)
+#define consume_skb(skb)		sim_skb_free(skb, "consume_skb", SKB_CONSUMED)
+#define __kfree_skb(skb)		sim_skb_free(skb, "__kfree_skb", SKB_CONSUMED)
+#define dev_kfree_skb_irq(skb)		\
+	sim_skb_free(skb, "dev_kfree_skb_irq", SKB_CONSUMED)
+/* net/core/skbuff.c: keeps its DEBUG_NET_WARN_ON_ONCE(!in_softirq()). */
+void napi_consume_skb(struct sk_buff *skb, int budget);
 /*
  * skb_attempt_defer_free() is not declared here: it is extracted from the
  * tree's net/core/skbuff.c (see kernel-src/manifest).

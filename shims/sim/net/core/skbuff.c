@@ -33,17 +33,34 @@ struct sk_buff *sim_skb_alloc(struct net_device *dev)
 }
 
 /* The end of every free path (kfree_skb(), napi_consume_skb(), ...). */
-void sim_skb_free(struct sk_buff *skb, const char *how)
+void sim_skb_free(struct sk_buff *skb, const char *how, int reason)
 {
-	(void)how;
 	if (!skb)
 		return;
 	if (skb->freed_on_cpu >= 0)
 		sim_bug(__FILE__, __LINE__, "double free of a packet");
 	skb->freed_on_cpu = sim_cpu_id();
+	skb->freed_by = how;
+	skb->drop_reason = reason;
 	sim_this()->cnt.skbs_freed++;
 	if (skb->delivered_on_cpu < 0)
 		outstanding--;
+}
+
+/*
+ * napi_consume_skb() (net/core/skbuff.c, 6.1.192): a zero budget (netpoll)
+ * frees through dev_consume_skb_any(); otherwise the caller must be in
+ * softirq context or have BH disabled, which CONFIG_DEBUG_NET checks.  A
+ * defer_list flushed after local_bh_enable() trips it.
+ */
+void napi_consume_skb(struct sk_buff *skb, int budget)
+{
+	if (unlikely(!budget)) {
+		sim_skb_free(skb, "dev_consume_skb_any", SKB_CONSUMED);
+		return;
+	}
+	DEBUG_NET_WARN_ON_ONCE(!in_softirq());
+	sim_skb_free(skb, "napi_consume_skb", SKB_CONSUMED);
 }
 
 /* The stack above the backlog: the packet is consumed here. */
