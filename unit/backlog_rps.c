@@ -60,7 +60,7 @@ static void v16_rt_remote_enqueue_sends_no_ipi(void **state)
 	struct task_struct *ksd1 = per_cpu(ksoftirqd, 1);
 	unsigned long thr_sw = thr ? thr->switches : 0;
 	unsigned long ksd1_sw = ksd1->switches;
-	struct sim_counters c1 = sim_cpus[1].cnt, t;
+	struct sim_counters c0 = sim_cpus[0].cnt, c1 = sim_cpus[1].cnt, t;
 	unsigned long wakeups1;
 
 	(void)state;
@@ -104,6 +104,15 @@ static void v16_rt_remote_enqueue_sends_no_ipi(void **state)
 		assert_int_equal(sim_count(1, csd_run) - c1.csd_run, 0);
 		assert_int_equal(t.raises_in_smp_call, 0);
 		assert_int_equal(sim_count(1, net_rx_raises) - c1.net_rx_raises, 0);
+		/*
+		 * The threads branch of napi_schedule_rps() returns: nothing
+		 * on CPU 0's rps_ipi_list, and CPU 0's only NET_RX raise is
+		 * the device interrupt's.
+		 */
+#ifdef CONFIG_RPS
+		assert_null(per_cpu(softnet_data, 0).rps_ipi_list);
+#endif
+		assert_int_equal(sim_count(0, net_rx_raises) - c0.net_rx_raises, 1);
 		/* Only backlog_napi/1 was woken on CPU 1, and it ran. */
 		assert_int_equal(wakeups1, 1);
 		assert_int_equal(ksd1->switches - ksd1_sw, 0);
@@ -118,35 +127,54 @@ static void v16_rt_remote_enqueue_sends_no_ipi(void **state)
 /*
  * V17: a local enqueue (RPS target == this CPU) takes the use_local_napi
  * shortcut of ____napi_schedule(): the backlog NAPI goes on this CPU's
- * poll_list and NET_RX is raised; backlog_napi/0 is not woken.
+ * poll_list and NET_RX is raised; backlog_napi/N is not woken.  On CPU 0
+ * and on CPU 1, so that a per-CPU variable read for the wrong CPU
+ * (backlog_napi, softnet_data) cannot pass by coincidence.
  */
-static void v17_local_enqueue_uses_poll_list(void **state)
+static void local_enqueue_uses_poll_list(int cpu)
 {
-	struct softnet_data *sd = &per_cpu(softnet_data, 0);
-	struct sim_counters c0;
+	struct softnet_data *sd = &per_cpu(softnet_data, cpu);
+	int other = !cpu;
+	struct sim_counters c, o;
 	unsigned int qtail;
 
-	(void)state;
-	if (WANT_THREADS && !napitest_backlog_thread(0))
-		fail_msg("no backlog_napi/0 thread in this tree (%s)",
+	if (WANT_THREADS && !napitest_backlog_thread(cpu))
+		fail_msg("no backlog_napi/%d thread in this tree (%s)", cpu,
 			 EXTRACTED_TREE);
-	sim_switch_cpu(0);
-	c0 = sim_cpus[0].cnt;
+	sim_switch_cpu(cpu);
+	c = sim_cpus[cpu].cnt;
+	o = sim_cpus[other].cnt;
 
 	local_bh_disable();
-	enqueue_to_backlog(sim_skb_alloc(&test_dev), 0, &qtail);
+	enqueue_to_backlog(sim_skb_alloc(&test_dev), cpu, &qtail);
 
 	assert_false(list_empty(&sd->poll_list));
 	assert_ptr_equal(sd->poll_list.next, &sd->backlog.poll_list);
+	assert_true(list_empty(&per_cpu(softnet_data, other).poll_list));
 	assert_true(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
-	assert_int_equal(sim_count(0, net_rx_raises) - c0.net_rx_raises, 1);
+	assert_int_equal(sim_count(cpu, net_rx_raises) - c.net_rx_raises, 1);
+	assert_int_equal(sim_count(other, net_rx_raises) - o.net_rx_raises, 0);
 	assert_false(test_bit(NAPI_STATE_SCHED_THREADED, &sd->backlog.state));
-	assert_int_equal(sim_count(0, wakeups) - c0.wakeups, 0);
+	assert_int_equal(sim_count(cpu, wakeups) - c.wakeups, 0);
+	assert_int_equal(sim_count(other, wakeups) - o.wakeups, 0);
 
 	local_bh_enable();	/* runs NET_RX here */
 	sim_run_all(1000);
-	assert_int_equal(sim_count(0, skbs_delivered), 1);
+	assert_int_equal(sim_count(cpu, skbs_delivered), 1);
+	assert_int_equal(sim_count(other, skbs_delivered), 0);
 	assert_no_warn();
+}
+
+static void v17_local_enqueue_uses_poll_list(void **state)
+{
+	(void)state;
+	local_enqueue_uses_poll_list(0);
+}
+
+static void v17_local_enqueue_uses_poll_list_cpu1(void **state)
+{
+	(void)state;
+	local_enqueue_uses_poll_list(1);
 }
 
 /*
@@ -221,6 +249,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(v16_rt_remote_enqueue_sends_no_ipi, setup),
 		cmocka_unit_test_setup(v17_local_enqueue_uses_poll_list, setup),
+		cmocka_unit_test_setup(v17_local_enqueue_uses_poll_list_cpu1, setup),
 		cmocka_unit_test_setup(v22_stale_rps_ipi_list_ignored_with_threads,
 				       setup),
 		cmocka_unit_test(v22_cpu_dead_ignores_stale_rps_ipi_list_with_threads),

@@ -350,6 +350,38 @@ static void v8_bh_disabled_schedule_no_ksoftirqd_wakeup(void **state)
 	assert_no_warn();
 }
 
+/*
+ * V35: napi_schedule_prep() on a NAPI being disabled (NAPI_STATE_DISABLE,
+ * set by napi_disable() before it waits for SCHED) refuses: it returns
+ * false and leaves the state as it was, SCHED and MISSED untouched, so
+ * napi_schedule() from the device interrupt lists nothing, raises nothing
+ * and nothing polls it.
+ */
+static void v35_schedule_prep_refuses_disabling_napi(void **state)
+{
+	struct softnet_data *sd = this_cpu_ptr(&softnet_data);
+	unsigned long raises = sim_count(0, net_rx_raises);
+
+	(void)state;
+	set_bit(NAPI_STATE_DISABLE, &napi_a.state);
+	assert_false(napi_schedule_prep(&napi_a));
+	assert_int_equal(napi_a.state, NAPIF_STATE_DISABLE);
+
+	/* napi_disable() holding SCHED: still refused, no MISSED either. */
+	set_bit(NAPI_STATE_SCHED, &napi_a.state);
+	assert_false(napi_schedule_prep(&napi_a));
+	assert_int_equal(napi_a.state, NAPIF_STATE_DISABLE | NAPIF_STATE_SCHED);
+	clear_bit(NAPI_STATE_SCHED, &napi_a.state);
+
+	schedule_from_hardirq(&napi_a);
+	assert_int_equal(napi_a.state, NAPIF_STATE_DISABLE);
+	assert_true(list_empty(&sd->poll_list));
+	assert_int_equal(sim_count(0, net_rx_raises) - raises, 0);
+	sim_run_all(1000);
+	assert_int_equal(a_polls, 0);
+	assert_no_warn();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -367,6 +399,8 @@ int main(void)
 		cmocka_unit_test_setup(v8_hardirq_schedule_no_ksoftirqd_wakeup,
 				       setup),
 		cmocka_unit_test_setup(v8_bh_disabled_schedule_no_ksoftirqd_wakeup,
+				       setup),
+		cmocka_unit_test_setup(v35_schedule_prep_refuses_disabling_napi,
 				       setup),
 	};
 

@@ -41,6 +41,7 @@ static int dev_target_cpu;
 static int dev_repoll_first;		/* first poll consumes the full budget */
 static unsigned long dev_raises_in_poll;	/* NET_RX raises on this CPU by the enqueue */
 static bool dev_net_rx_pending_in_poll;
+static int dev_flag_in_poll;		/* sd->in_napi_threaded_poll during ->poll() */
 static struct work_struct obs_work;	/* queued from ->poll(): the observer */
 static bool obs_queue;
 
@@ -72,6 +73,9 @@ static int dev_poll(struct napi_struct *napi, int budget)
 	int i;
 
 	dev_polls++;
+#if EXTRACTED_HAVE_softnet_data_in_napi_threaded_poll
+	dev_flag_in_poll = this_cpu_ptr(&softnet_data)->in_napi_threaded_poll;
+#endif
 	if (dev_polls == 1) {
 		for (i = 0; i < FLOOD; i++)
 			enqueue_to_backlog(sim_skb_alloc(&test_dev),
@@ -111,6 +115,7 @@ static int setup(void **state)
 	dev_repoll_first = 0;
 	dev_raises_in_poll = 0;
 	dev_net_rx_pending_in_poll = false;
+	dev_flag_in_poll = -1;
 	obs_queue = false;
 	memset(&obs, 0, sizeof(obs));
 	INIT_WORK(&obs_work, obs_fn);
@@ -220,6 +225,60 @@ static void v13_threaded_poll_sends_rps_ipis(void **state)
 	assert_int_equal(sim_count(0, skbs_delivered), 0);
 	assert_int_equal(sim_skbs_outstanding(), 0);
 	assert_int_equal(sim_count(0, softirq_runs) - runs0, 0);
+	assert_no_warn();
+}
+
+/* in_napi_threaded_poll of cpu's softnet_data (a tree without it: fails). */
+static bool threaded_poll_flag(int cpu)
+{
+#if EXTRACTED_HAVE_softnet_data_in_napi_threaded_poll
+	return per_cpu(softnet_data, cpu).in_napi_threaded_poll;
+#else
+	(void)cpu;
+	fail_msg("softnet_data has no in_napi_threaded_poll in this tree (%s)",
+		 EXTRACTED_TREE);
+	return false;
+#endif
+}
+
+/*
+ * V31 (patch 11a): sd->in_napi_threaded_poll is set around the threaded
+ * ->poll() only, and cleared when the loop iteration ends, as V5 wants of
+ * in_net_rx_action.  Left set, a later RPS enqueue to a remote CPU from
+ * task context (tun, veth, loopback netif_rx()) raises no NET_RX here, so
+ * net_rx_action() never sends the IPI and the packet is stranded on an
+ * idle system (rps; with backlog threads the remote thread is woken
+ * instead and the flag is not read).  Checked in every configuration:
+ * the flag, and the packet delivered on CPU 1.
+ */
+static void v31_in_napi_threaded_poll_scoped_to_poll(void **state)
+{
+	struct napi_struct *napi = threaded_napi_on(0);
+	unsigned long raises0;
+	int target = IS_ENABLED(CONFIG_RPS) ? 1 : 0;
+
+	(void)state;
+	dev_target_cpu = target;
+	napitest_device_irq(0, napi);
+	sim_run_all(10000);
+	assert_int_equal(dev_polls, 1);
+	assert_int_equal(dev_flag_in_poll, 1);
+	assert_int_equal(sim_count(target, skbs_delivered), FLOOD);
+
+	/* Later, from task context on CPU 0: netif_rx() steered to target. */
+	sim_switch_cpu(0);
+	raises0 = sim_count(0, net_rx_raises);
+	local_bh_disable();
+	enqueue_to_backlog(sim_skb_alloc(&test_dev), target, &(unsigned int){0});
+	if (!THREADS_ON)	/* rps_ipi_list (rps) or the local backlog (norps) */
+		assert_int_equal(sim_count(0, net_rx_raises) - raises0, 1);
+	local_bh_enable();
+	sim_run_all(10000);
+	assert_int_equal(sim_count(target, skbs_delivered), FLOOD + 1);
+	assert_int_equal(sim_skbs_outstanding(), 0);
+	/* The flag itself, where the enqueue above does not read it. */
+	assert_false(threaded_poll_flag(0));
+	assert_false(threaded_poll_flag(1));
 	assert_no_warn();
 }
 
@@ -333,6 +392,8 @@ int main(void)
 		cmocka_unit_test_setup(v12_threaded_poll_rps_enqueue_no_local_raise,
 				       setup),
 		cmocka_unit_test_setup(v13_threaded_poll_sends_rps_ipis,
+				       setup),
+		cmocka_unit_test_setup(v31_in_napi_threaded_poll_scoped_to_poll,
 				       setup),
 		cmocka_unit_test_setup(v26_process_backlog_takes_backlog_lock,
 				       setup),

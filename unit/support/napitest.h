@@ -117,6 +117,16 @@ static inline struct task_struct *napitest_backlog_thread(int cpu)
 #endif
 }
 
+/* A packet of dev allocated on cpu (skb->alloc_cpu), as a driver there would. */
+static inline struct sk_buff *napitest_skb_on(int cpu, struct net_device *dev)
+{
+	int prev = sim_switch_cpu(cpu);
+	struct sk_buff *skb = sim_skb_alloc(dev);
+
+	sim_switch_cpu(prev);
+	return skb;
+}
+
 /* Print the seed and every WARN on failure. */
 static inline void napitest_report(void)
 {
