@@ -758,6 +758,8 @@ static void print_counterexample(FILE *f)
 		shown++;
 	}
 	fprintf(f, "  violated: %s\n", violation[0] ? violation : "(none: this schedule is clean)");
+	/* Whole, before cmocka's failure lines on stderr. */
+	fflush(f);
 }
 
 void explore_on_bug(void)

@@ -193,18 +193,44 @@ void sim_rcu_read_unlock(void)
 		sim_this()->rcu_read_nesting--;
 }
 
+/*
+ * The console: every WARN and pr_warn line is printed as the kernel prints
+ * it, on stderr, where the test's output (and tools/results' KTAP and JUnit)
+ * shows it with the test that caused it.  The explorer replays a scenario
+ * many times, so a process prints the first SIM_CONSOLE_MAX lines only.
+ */
+#define SIM_CONSOLE_MAX	64
+static unsigned int console_lines;
+
+static void console(const char *line)
+{
+	size_t n = strlen(line);
+
+	if (console_lines >= SIM_CONSOLE_MAX)
+		return;
+	if (++console_lines == SIM_CONSOLE_MAX) {
+		fprintf(stderr, "napitest: console: %u lines printed, the rest are not\n",
+			SIM_CONSOLE_MAX);
+		return;
+	}
+	fprintf(stderr, "%s%s", line, n && line[n - 1] == '\n' ? "" : "\n");
+}
+
 void sim_record_warn(const char *file, int line, const char *cond)
 {
 	struct sim_warn *w;
+	char msg[sizeof(sim_warns[0].msg)];
 
 	sim_this()->cnt.warns++;
+	snprintf(msg, sizeof(msg), "WARNING: CPU: %d at %s:%d: %s",
+		 sim_cpu_id(), file, line, cond);
+	console(msg);
 	if (sim_nr_warns >= SIM_MAX_WARNS)
 		return;
 	w = &sim_warns[sim_nr_warns++];
 	w->file = file;
 	w->line = line;
-	snprintf(w->msg, sizeof(w->msg), "WARNING: CPU: %d at %s:%d: %s",
-		 sim_cpu_id(), file, line, cond);
+	memcpy(w->msg, msg, sizeof(msg));
 }
 
 void sim_record_pr_warn(const char *fmt, ...)
@@ -215,6 +241,7 @@ void sim_record_pr_warn(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(sim_last_pr_warn, sizeof(sim_last_pr_warn), fmt, ap);
 	va_end(ap);
+	console(sim_last_pr_warn);
 }
 
 void sim_bug(const char *file, int line, const char *cond)
