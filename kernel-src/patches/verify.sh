@@ -5,6 +5,7 @@
 #
 # The tree must be a pristine Debian linux-source-6.1 6.1.192-3 tree (the
 # full tarball, or the unpacked subset net/core + kernel/softirq.c +
+# arch/x86/Kconfig (rt-base 0002) +
 # include/ + Makefile).  It is never modified: the files the patches touch
 # are copied into a temporary directory and everything is applied there.
 #
