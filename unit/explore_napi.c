@@ -475,6 +475,24 @@ static void irq_local_rx(void)
 }
 
 /*
+ * That interrupt outside the explorer: in hardirq; on PREEMPT_RT in its
+ * forced irq thread, BH disabled (irq_forced_thread_fn()), since an RT
+ * spinlock may not be taken in hardirq.
+ */
+static void device_irq_local_rx(void)
+{
+#ifdef CONFIG_PREEMPT_RT
+	local_bh_disable();
+	irq_local_rx();
+	local_bh_enable();
+#else
+	sim_hardirq_enter();
+	irq_local_rx();
+	sim_hardirq_exit();
+#endif
+}
+
+/*
  * ksoftirqd/1 is awake (an earlier softirq overflow handed work to it):
  * then a NET_RX raised by a hardirq on CPU 1 is left to it on !RT too
  * (invoke_softirq() defers while ksoftirqd runs), as RT always does.
@@ -566,7 +584,7 @@ static const struct explore_scenario scn_e = {
 		{ 1, e_cpu1, "CPU1 until offline" },
 	},
 	.nr_irqs = 1,
-	.irqs = { { 1, irq_local_rx, "CPU1 IRQ netif_rx()" } },
+	.irqs = { { 1, irq_local_rx, "CPU1 IRQ netif_rx()", .threaded = true } },
 	.check = e_check,
 	.invariant = backlog_listed_invariants,
 	.random_walks = 50,
@@ -600,9 +618,7 @@ static void f_setup(void)
 	sysctl_skb_defer_max = 1;
 	wake_ksoftirqd1();
 	prev = sim_switch_cpu(1);
-	sim_hardirq_enter();
-	irq_local_rx();
-	sim_hardirq_exit();
+	device_irq_local_rx();
 	sim_switch_cpu(prev);
 	defer_free_cpu1_skb();
 }
@@ -615,7 +631,7 @@ static const struct explore_scenario scn_f = {
 		{ 1, run_cpu1, "CPU1 ksoftirqd / backlog_napi" },
 	},
 	.nr_irqs = 1,
-	.irqs = { { 1, irq_local_rx, "CPU1 IRQ netif_rx()" } },
+	.irqs = { { 1, irq_local_rx, "CPU1 IRQ netif_rx()", .threaded = true } },
 	.check = check_quiescent,
 	/* Not V25's SCHED_THREADED rule: the kick in setup breaks it at once. */
 	.invariant = backlog_listed_is_scheduled,

@@ -120,6 +120,43 @@ static void violate(const char *fmt, const char *arg);
 
 /* ---- The programs' side ---- */
 
+/*
+ * An interrupt's handler: in hardirq; or, for a device interrupt on
+ * PREEMPT_RT (threaded), as 6.1-rt's forced-threaded handler runs it
+ * (irq_forced_thread_fn()): in task context, between local_bh_disable()
+ * and local_bh_enable(), which then runs the softirqs it raised.
+ */
+static void run_irq(const struct explore_actor *irq)
+{
+	if (IS_ENABLED(CONFIG_PREEMPT_RT) && irq->threaded) {
+		local_bh_disable();
+		irq->fn();
+		local_bh_enable();
+		return;
+	}
+	sim_hardirq_enter();
+	irq->fn();
+	sim_hardirq_exit();
+}
+
+/*
+ * Where the interrupt can arrive on c: IRQs on and not in hardirq; a
+ * forced-threaded one where its thread can preempt the program: nothing
+ * holds preemption off, and no BH-disabled section, spinlock or RCU reader
+ * is open there (the thread would block on the BH lock or a spinlock and
+ * run after it; the explorer takes that later point instead).
+ */
+static bool irq_can_arrive(const struct explore_actor *irq,
+			   const struct sim_cpu *c)
+{
+	if (c->irqs_off || c->hardirq)
+		return false;
+	if (!IS_ENABLED(CONFIG_PREEMPT_RT) || !irq->threaded)
+		return true;
+	return !c->preempt_disable && !c->bh_disable && !c->serving_softirq &&
+	       !c->rcu_read_nesting;
+}
+
 static void yield_to_explorer(const char *file, int line)
 {
 	struct exp_thread *t = &thr[cur];
@@ -145,9 +182,7 @@ static void yield_to_explorer(const char *file, int line)
 		/* The handler runs (and yields) as itself, not as the wait. */
 		t->pending_irq = -1;
 		t->wait_cond = NULL;
-		sim_hardirq_enter();
-		irq->fn();
-		sim_hardirq_exit();
+		run_irq(irq);
 		t->wait_cond = cond;
 	}
 }
@@ -358,7 +393,7 @@ static unsigned short enabled_mask(void)
 		if (irq_done[i] || t < 0 || !thread_interruptible(t))
 			continue;
 		c = &sim_cpus[scn->irqs[i].cpu];
-		if (c->irqs_off || c->hardirq || thr[t].pending_irq >= 0)
+		if (!irq_can_arrive(&scn->irqs[i], c) || thr[t].pending_irq >= 0)
 			continue;
 		/* Not before the program started: nothing to interrupt. */
 		if (!thr[t].file)
@@ -570,9 +605,7 @@ static void execute(void)
 		{
 			int prev = sim_switch_cpu(scn->irqs[i].cpu);
 
-			sim_hardirq_enter();
-			scn->irqs[i].fn();
-			sim_hardirq_exit();
+			run_irq(&scn->irqs[i]);
 			sim_switch_cpu(prev);
 		}
 	}

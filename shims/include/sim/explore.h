@@ -121,6 +121,12 @@ struct explore_actor {
 	int cpu;			/* the simulated CPU it runs on */
 	void (*fn)(void);
 	const char *name;
+	/*
+	 * An interrupt that PREEMPT_RT force-threads (a device interrupt;
+	 * not IRQF_NO_THREAD, the IPIs or timers): on RT its handler runs
+	 * in task context with BH disabled, where its thread could preempt.
+	 */
+	bool threaded;
 };
 
 struct explore_scenario {
@@ -133,7 +139,8 @@ struct explore_scenario {
 	 * Interrupts: each delivered once, as a hardirq on its CPU at any
 	 * point where that CPU has IRQs enabled and is not in hardirq (the
 	 * explorer chooses when; undelivered ones arrive after the programs
-	 * end).  fn runs between sim_hardirq_enter() and sim_hardirq_exit().
+	 * end).  fn runs between sim_hardirq_enter() and sim_hardirq_exit();
+	 * a threaded one on PREEMPT_RT inside local_bh_disable()/enable().
 	 * A CPU whose program waits with EXPLORE_WAIT_IRQS takes them too;
 	 * when no program can run, the default is to deliver the first one.
 	 */
