@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim_internal.h"
+#include "extracted/present.h"
 
 struct sim_cpu sim_cpus[NR_CPUS];
 int sim_cur_cpu;
@@ -139,6 +140,7 @@ void sim_reset(unsigned int nr_online)
 	memset(softirq_vec, 0, sizeof(softirq_vec));
 	sim_skb_reset();
 	sim_lockdep_reset();
+	sim_debug_preempt_reset();
 	setup_per_cpu_areas();
 	sim_sched_boot();
 }
@@ -193,6 +195,26 @@ void sim_rcu_read_unlock(void)
 		sim_this()->rcu_read_nesting--;
 }
 
+unsigned int sim_rcu_preempt_depth(void)
+{
+	return sim_preempt >= SIM_PREEMPT_FULL ? sim_this()->rcu_read_nesting : 0;
+}
+
+const char *sim_tree_path(const char *file)
+{
+	size_t n = strlen(EXTRACTED_TREE);
+	const char *s;
+
+	if (!file)
+		return "?";
+	if (!strncmp(file, EXTRACTED_TREE, n) && file[n] == '/')
+		return file + n + 1;
+	s = strstr(file, "/shims/");
+	if (!s)
+		s = strstr(file, "/unit/");
+	return s ? s + 1 : file;
+}
+
 /*
  * The console: every WARN and pr_warn line is printed as the kernel prints
  * it, on stderr, where the test's output (and tools/results' KTAP and JUnit)
@@ -216,21 +238,39 @@ static void console(const char *line)
 	fprintf(stderr, "%s%s", line, n && line[n - 1] == '\n' ? "" : "\n");
 }
 
-void sim_record_warn(const char *file, int line, const char *cond)
+/* Counted as the kernel taints (TAINT_WARN); the first ones kept. */
+static void record(const char *file, int line, const char *msg)
 {
 	struct sim_warn *w;
-	char msg[sizeof(sim_warns[0].msg)];
 
 	sim_this()->cnt.warns++;
-	snprintf(msg, sizeof(msg), "WARNING: CPU: %d at %s:%d: %s",
-		 sim_cpu_id(), file, line, cond);
 	console(msg);
 	if (sim_nr_warns >= SIM_MAX_WARNS)
 		return;
 	w = &sim_warns[sim_nr_warns++];
 	w->file = file;
 	w->line = line;
-	memcpy(w->msg, msg, sizeof(msg));
+	snprintf(w->msg, sizeof(w->msg), "%.*s", (int)strcspn(msg, "\n"), msg);
+}
+
+void sim_report(const char *file, int line, const char *fmt, ...)
+{
+	char text[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	record(file, line, text);
+}
+
+void sim_record_warn(const char *file, int line, const char *cond)
+{
+	char msg[sizeof(sim_warns[0].msg)];
+
+	snprintf(msg, sizeof(msg), "WARNING: CPU: %d at %s:%d: %s",
+		 sim_cpu_id(), sim_tree_path(file), line, cond);
+	record(file, line, msg);
 }
 
 void sim_record_pr_warn(const char *fmt, ...)
@@ -247,7 +287,7 @@ void sim_record_pr_warn(const char *fmt, ...)
 void sim_bug(const char *file, int line, const char *cond)
 {
 	fprintf(stderr, "kernel BUG at %s:%d: %s (CPU %d, seed %lu)\n",
-		file, line, cond, sim_cpu_id(), sim_seed);
+		sim_tree_path(file), line, cond, sim_cpu_id(), sim_seed);
 	explore_on_bug();
 	abort();
 }

@@ -27,6 +27,8 @@ void sim_workqueue_reset(void);
 /* kernel/cpu.c */
 bool sim_takedown_pending(int cpu);
 void sim_cpuhp_reset(void);
+/* lib/smp_processor_id.c */
+void sim_debug_preempt_reset(void);
 /* kernel/locking/lockdep.c */
 void sim_lockdep_reset(void);
 /* net/core/skbuff.c */

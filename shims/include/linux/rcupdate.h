@@ -16,6 +16,8 @@
 
 #define rcu_read_lock()			sim_rcu_read_lock()
 #define rcu_read_unlock()		sim_rcu_read_unlock()
+/* PREEMPT_RCU's reader depth; 0 without it (readers are preempt_count). */
+#define rcu_preempt_depth()		sim_rcu_preempt_depth()
 #define rcu_dereference(p)		(p)
 #define rcu_access_pointer(p)		(p)
 #define rcu_assign_pointer(p, v)	((p) = (v))

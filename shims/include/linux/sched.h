@@ -12,6 +12,7 @@
 #define SHIM_LINUX_SCHED_H
 
 #include <sim/sim.h>
+#include <linux/kernel.h>
 
 #define TASK_RUNNING		0x0000
 #define TASK_INTERRUPTIBLE	0x0001
@@ -20,10 +21,18 @@
 #define TASK_DEAD		0x0080
 #define TASK_COMM_LEN		16
 
+/* include/linux/sched.h: the PF_* flags the checks read. */
+#define PF_IDLE			0x00000002
+#define PF_KTHREAD		0x00200000
+#define PF_NO_SETAFFINITY	0x04000000
+
 struct task_struct {
 	unsigned int __state;
 	char comm[TASK_COMM_LEN];
+	int pid;
 	int cpu;
+	int nr_cpus_allowed;		/* 1: bound (kthread_bind()) */
+	unsigned short migration_disabled;
 	bool rt;			/* SCHED_FIFO: runs before normal tasks */
 	unsigned int flags;		/* PF_*: handle_softirqs() masks PF_MEMALLOC */
 	bool on_rq;
@@ -44,19 +53,41 @@ extern struct task_struct *sim_current(void);
 
 int wake_up_process(struct task_struct *p);
 int wake_up_state(struct task_struct *p, unsigned int state);
-void schedule(void);
-int sim_cond_resched(void);
-#define cond_resched()		sim_cond_resched()
 bool need_resched(void);
+
+/*
+ * schedule(), with schedule_debug()'s checks reported at the call site;
+ * cond_resched() with __might_resched() there, in every preemption model,
+ * as include/linux/sched.h has it (CONFIG_DEBUG_ATOMIC_SLEEP).
+ */
+void sim_schedule(const char *file, int line);
+#define schedule()		sim_schedule(__FILE__, __LINE__)
+int sim_cond_resched(void);
+#define cond_resched() ({						\
+	__might_resched(__FILE__, __LINE__, 0);				\
+	sim_cond_resched();						\
+})
+
+/* is_percpu_thread(): bound to one CPU, and the binding cannot change. */
+static inline bool is_percpu_thread(void)
+{
+	return (current->flags & PF_NO_SETAFFINITY) &&
+	       current->nr_cpus_allowed == 1;
+}
+#define is_idle_task(p)		(((p)->flags & PF_IDLE) != 0)
 
 /* The explorer's point is WRITE_ONCE()'s: one switch point, not two. */
 #define set_current_state(s)	do { smp_mb(); WRITE_ONCE(current->__state, (s)); } while (0)
 #define __set_current_state(s)	WRITE_ONCE(current->__state, (s))
 #define task_is_running(t)	(READ_ONCE((t)->__state) == TASK_RUNNING)
 
-/* Simulator control of tasks. */
+/*
+ * Simulator control of tasks.  A new task may run on any CPU
+ * (kthread_run()); sim_kthread_bind() binds it as kthread_bind() does.
+ */
 struct task_struct *sim_task_create(int (*fn)(void *), void *data, int cpu,
 				    const char *fmt, ...) __printf(4, 5);
+void sim_kthread_bind(struct task_struct *p, int cpu);
 unsigned long sim_run_cpu(int cpu, unsigned long max_switches);
 unsigned long sim_run_all(unsigned long max_switches);
 void sim_tick(int cpu);

@@ -31,7 +31,14 @@ typedef struct __call_single_data call_single_data_t;
 
 int smp_call_function_single_async(int cpu, call_single_data_t *csd);
 
-#define smp_processor_id()	sim_cpu_id()
+/*
+ * CONFIG_DEBUG_PREEMPT: smp_processor_id() is debug_smp_processor_id()
+ * (lib/smp_processor_id.c), which reports a use where the task could
+ * migrate; the call site is passed for the report.
+ */
+#define smp_processor_id()						\
+	sim_check_preemption_disabled("smp_processor_id", "", __FILE__,	\
+				      __LINE__, __func__)
 #define raw_smp_processor_id()	sim_cpu_id()
 #define nr_cpu_ids		((unsigned int)NR_CPUS)
 #define cpu_online(cpu)		(sim_cpus[cpu].online)

@@ -9,18 +9,33 @@
  * Locks are owned by a CPU; one CPU runs at a time, so contention shows as a
  * recursive acquisition, which is reported as a deadlock.
  *
- * On PREEMPT_RT spinlock_t is a sleeping lock and spin_lock_irqsave() does
- * not disable interrupts; that is modelled too.
+ * On !RT spin_lock() disables preemption.  On PREEMPT_RT spinlock_t is a
+ * sleeping lock (kernel/locking/spinlock_rt.c): rt_spin_lock() checks
+ * rtlock_might_resched() (a report in hardirq, with IRQs off or with
+ * preemption off), then holds an RCU read-side section and disables
+ * migration until the unlock; spin_lock_irqsave() does not disable
+ * interrupts.  That is modelled too (shims/sim/kernel/locking/).
  */
 #ifndef SHIM_LINUX_SPINLOCK_H
 #define SHIM_LINUX_SPINLOCK_H
 
 #include <sim/sim.h>
 
+/* Where each usage of a class was first seen, as lockdep records it. */
+enum sim_lock_usage {
+	SIM_USED_IN_HARDIRQ,
+	SIM_USED_IN_SOFTIRQ,
+	SIM_USED_IRQS_ON,
+	SIM_USED_BH_ON,
+	SIM_NR_USAGE,
+};
+
 struct sim_lock_class {
 	const char *name;
 	bool used_in_hardirq, used_in_softirq;
 	bool used_irqs_on, used_bh_on;
+	const char *usage_file[SIM_NR_USAGE];
+	int usage_line[SIM_NR_USAGE];
 	struct sim_lock_class *next;
 };
 
@@ -30,8 +45,10 @@ typedef struct spinlock {
 	unsigned long acquisitions;
 } spinlock_t;
 
-void sim_spin_lock(spinlock_t *lock, const char *name);
-void sim_spin_unlock(spinlock_t *lock);
+/* The call site (the tree's file:line in extracted code) is reported. */
+void sim_spin_lock(spinlock_t *lock, const char *name, const char *file,
+		   int line);
+void sim_spin_unlock(spinlock_t *lock, const char *file, int line);
 bool sim_lockdep_clean(void);
 const char *sim_lockdep_report(void);
 bool sim_lockdep_class_used(const char *name, const char *usage);
@@ -42,8 +59,9 @@ bool sim_lockdep_class_used(const char *name, const char *usage);
 /* Explorer: a point before each acquire (spinning while another CPU
  * holds the lock) and after each release; no-ops unless exploring. */
 #define spin_lock(l)		do { explore_hook_lock(&(l)->owner, __FILE__, __LINE__); \
-				     sim_spin_lock(l, #l); } while (0)
-#define spin_unlock(l)		do { sim_spin_unlock(l); explore_hook(__FILE__, __LINE__); } while (0)
+				     sim_spin_lock(l, #l, __FILE__, __LINE__); } while (0)
+#define spin_unlock(l)		do { sim_spin_unlock(l, __FILE__, __LINE__); \
+				     explore_hook(__FILE__, __LINE__); } while (0)
 #define spin_lock_bh(l)		do { local_bh_disable(); spin_lock(l); } while (0)
 #define spin_unlock_bh(l)	do { spin_unlock(l); local_bh_enable(); } while (0)
 

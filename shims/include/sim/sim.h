@@ -53,6 +53,7 @@ struct sim_cpu {
 	unsigned int preempt_disable;
 	unsigned int rcu_read_nesting;	/* rcu_read_lock() depth */
 	bool irqs_off;
+	bool softirq_ctrl_locked;	/* RT: the BH lock and its RCU reader */
 	bool in_smp_call;		/* running csd callbacks */
 	unsigned long softirq_pending;	/* irq_stat.__softirq_pending */
 	struct task_struct *curr;
@@ -107,7 +108,7 @@ void sim_cpu_idle(int cpu);
 struct sim_warn {
 	const char *file;
 	int line;
-	char msg[160];
+	char msg[256];
 };
 #define SIM_MAX_WARNS 16
 extern struct sim_warn sim_warns[SIM_MAX_WARNS];
@@ -116,6 +117,15 @@ extern char sim_last_pr_warn[256];
 
 void sim_record_warn(const char *file, int line, const char *cond);
 void sim_record_pr_warn(const char *fmt, ...) __printf(1, 2);
+/*
+ * A report of the kernel's debug checks (might_sleep, DEBUG_PREEMPT,
+ * schedule_debug): printed as the kernel prints it, and counted as a WARN,
+ * as the kernel taints (TAINT_WARN).  file:line is the call site.
+ */
+void sim_report(const char *file, int line, const char *fmt, ...)
+	__printf(3, 4);
+/* file as the kernel names it: relative to the tree's root (or shims/...). */
+const char *sim_tree_path(const char *file);
 
 /* Once-flags of WARN_ON_ONCE / pr_warn_once sites, cleared by sim_reset(). */
 struct sim_once {
@@ -128,6 +138,7 @@ bool sim_once_first(struct sim_once *once);
 /* rcu_read_lock()/rcu_read_unlock() (linux/rcupdate.h). */
 void sim_rcu_read_lock(void);
 void sim_rcu_read_unlock(void);
+unsigned int sim_rcu_preempt_depth(void);
 
 /* Per-CPU areas (see linux/percpu.h). */
 extern uintptr_t sim_percpu_offset[NR_CPUS];

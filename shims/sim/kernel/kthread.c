@@ -41,6 +41,7 @@ void kthread_unpark(struct task_struct *k)
 
 int kthread_stop(struct task_struct *k)
 {
+	might_sleep();		/* wait_for_completion() */
 	k->should_stop = true;
 	kthread_unpark(k);
 	wake_up_process(k);
@@ -51,7 +52,10 @@ int kthread_stop(struct task_struct *k)
 struct task_struct *kthread_create_on_cpu(int (*fn)(void *), void *data,
 					  unsigned int cpu, const char *name)
 {
-	return sim_task_create(fn, data, (int)cpu, name, cpu);
+	struct task_struct *p = sim_task_create(fn, data, (int)cpu, name, cpu);
+
+	sim_kthread_bind(p, (int)cpu);
+	return p;
 }
 
 static int task_parked(void *arg)
@@ -64,6 +68,7 @@ static int task_parked(void *arg)
 /* kthread_park(): ask, wake, wait until it sleeps in kthread_parkme(). */
 void kthread_park(struct task_struct *p)
 {
+	might_sleep();		/* wait_for_completion() */
 	p->should_park = true;
 	wake_up_process(p);
 	if (explore_in_program()) {

@@ -82,8 +82,8 @@ static struct task_struct *smpboot_create(struct smp_hotplug_thread *ht,
 		sim_bug(__FILE__, __LINE__, "out of memory");
 	td->cpu = cpu;
 	td->ht = ht;
-	tsk = sim_task_create(smpboot_thread_fn, td, (int)cpu,
-			      ht->thread_comm, cpu);
+	tsk = kthread_create_on_cpu(smpboot_thread_fn, td, cpu,
+				    ht->thread_comm);
 	*per_cpu_ptr(ht->store, cpu) = tsk;
 	if (ht->create)
 		ht->create(cpu);

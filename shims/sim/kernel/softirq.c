@@ -156,13 +156,47 @@ void do_softirq(void)
 	c->irqs_off = flags;
 }
 
+#ifdef CONFIG_PREEMPT_RT
+/*
+ * RT's __local_bh_disable_ip(), a task's first BH-disable from preemptible
+ * context: local_lock(&softirq_ctrl.lock) -- migrate_disable() and an
+ * rt_spin_lock(), itself an RCU reader with migration disabled -- and
+ * rcu_read_lock() "to meet the RCU bottomhalf requirements".  So a
+ * BH-disabled section is an RCU read-side section on RT, and sleeping in
+ * it is reported.  Released when the last BH-disable is dropped.
+ */
+static void softirq_ctrl_lock(struct sim_cpu *c)
+{
+	migrate_disable();
+	rcu_read_lock();	/* rt_spin_lock() */
+	migrate_disable();
+	rcu_read_lock();
+	c->softirq_ctrl_locked = true;
+}
+
+static void softirq_ctrl_unlock(struct sim_cpu *c)
+{
+	if (!c->softirq_ctrl_locked || softirq_count())
+		return;
+	c->softirq_ctrl_locked = false;
+	rcu_read_unlock();
+	migrate_enable();	/* rt_spin_unlock() */
+	rcu_read_unlock();
+	migrate_enable();
+}
+#endif
+
 void local_bh_disable(void)
 {
-	WARN_ON_ONCE(sim_this()->hardirq);	/* __local_bh_disable_ip() */
-	sim_this()->bh_disable++;
+	struct sim_cpu *c = sim_this();
+
+	WARN_ON_ONCE(c->hardirq);	/* __local_bh_disable_ip() */
 #ifdef CONFIG_PREEMPT_RT
+	if (!softirq_count() && preemptible())
+		softirq_ctrl_lock(c);
 	this_cpu_inc(softirq_ctrl.cnt);
 #endif
+	c->bh_disable++;
 }
 
 /*
@@ -197,6 +231,7 @@ void local_bh_enable(void)
 			c->irqs_off = false;
 		}
 	}
+	softirq_ctrl_unlock(c);
 #else
 	if (!in_interrupt() && local_softirq_pending())
 		do_softirq();
@@ -230,10 +265,17 @@ static void run_ksoftirqd(void)
 {
 	struct sim_cpu *c = sim_this();
 
+	/* RT: ksoftirqd_run_begin() is a BH-disable with SOFTIRQ_OFFSET. */
+#ifdef CONFIG_PREEMPT_RT
+	softirq_ctrl_lock(c);
+#endif
 	c->irqs_off = true;
 	if (local_softirq_pending())
 		sim_run_softirqs();
-	sim_this()->irqs_off = false;
+	c->irqs_off = false;
+#ifdef CONFIG_PREEMPT_RT
+	softirq_ctrl_unlock(c);		/* ksoftirqd_run_end() */
+#endif
 }
 
 /* smpboot_thread_fn() with softirq_threads (kernel/softirq.c). */
@@ -262,7 +304,8 @@ static int ksoftirqd_fn(void *data)
 /* Boot: cpu's ksoftirqd, started. */
 void sim_softirq_boot(int cpu)
 {
-	per_cpu(ksoftirqd, cpu) = sim_task_create(ksoftirqd_fn, NULL, cpu,
-						  "ksoftirqd/%d", cpu);
+	per_cpu(ksoftirqd, cpu) = kthread_create_on_cpu(ksoftirqd_fn, NULL,
+							(unsigned int)cpu,
+							"ksoftirqd/%u");
 	wake_up_process(per_cpu(ksoftirqd, cpu));
 }

@@ -65,6 +65,7 @@ bool cancel_work_sync(struct work_struct *work)
 {
 	bool was = work->pending;
 
+	might_sleep();
 	if (was) {
 		list_del_init(&work->entry);
 		work->pending = false;
@@ -76,6 +77,7 @@ bool flush_work(struct work_struct *work)
 {
 	bool was = work->pending;
 
+	might_sleep();
 	if (was)
 		sim_run_cpu(work->cpu, 1000);
 	return was;
@@ -98,5 +100,6 @@ void sim_workqueue_boot(int cpu)
 	INIT_LIST_HEAD(&work_list[cpu]);
 	kworker[cpu] = sim_task_create(kworker_fn, (void *)(uintptr_t)cpu, cpu,
 				       "kworker/%d:0", cpu);
+	sim_kthread_bind(kworker[cpu], cpu);
 	wake_up_process(kworker[cpu]);
 }

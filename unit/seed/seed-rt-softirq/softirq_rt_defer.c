@@ -45,10 +45,7 @@ static inline void lockdep_softirq_end(bool in_hardirq) { }
 /* include/linux/rcupdate.h: counted. */
 #define rcu_softirq_qs()		(sim_this()->cnt.rcu_qs++)
 
-/* include/linux/preempt.h: preempt_count() composed from the CPU's context. */
-#define preempt_count()							\
-	((int)(sim_this()->hardirq << 16 | sim_this()->serving_softirq << 8 | \
-	       sim_this()->bh_disable << 9 | sim_this()->preempt_disable))
+/* include/linux/preempt.h: preempt_count() is the shim's. */
 #define preempt_count_set(pc)		WARN_ON_ONCE(1)
 
 /* include/linux/kernel_stat.h: per-CPU, per-vector run counts. */

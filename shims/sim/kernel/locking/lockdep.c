@@ -35,62 +35,109 @@ static struct sim_lock_class *class_of(const char *name)
 	return &classes[nr_classes++];
 }
 
-static void complain(const struct sim_lock_class *c, const char *what)
+/*
+ * The report names both sites, as lockdep's "inconsistent lock state"
+ * does: where the lock is taken now, and where the other usage was
+ * registered.
+ */
+static void complain(const struct sim_lock_class *c, const char *what,
+		     enum sim_lock_usage then, const char *file, int line)
 {
 	if (report[0])
 		return;
 	snprintf(report, sizeof(report),
-		 "inconsistent lock state: %s on CPU %d for lock class %s",
-		 what, sim_cpu_id(), c->name);
+		 "inconsistent lock state: %s on CPU %d for lock class %s at %s:%d; the other usage was registered at %s:%d",
+		 what, sim_cpu_id(), c->name, sim_tree_path(file), line,
+		 sim_tree_path(c->usage_file[then]), c->usage_line[then]);
 }
 
-static void check_usage(struct sim_lock_class *c)
+static void mark_usage(struct sim_lock_class *c, enum sim_lock_usage u,
+		       bool *used, const char *file, int line)
+{
+	if (*used)
+		return;
+	*used = true;
+	c->usage_file[u] = file;
+	c->usage_line[u] = line;
+}
+
+static void check_usage(struct sim_lock_class *c, const char *file, int line)
 {
 	struct sim_cpu *cpu = sim_this();
 	bool softirq_on;
 
 	if (in_hardirq())
-		c->used_in_hardirq = true;
+		mark_usage(c, SIM_USED_IN_HARDIRQ, &c->used_in_hardirq, file,
+			   line);
 	else if (!cpu->irqs_off)
-		c->used_irqs_on = true;
+		mark_usage(c, SIM_USED_IRQS_ON, &c->used_irqs_on, file, line);
 	/* On RT, BH-disabled sections and softirqs are preemptible task
 	 * context and spinlock_t sleeps: the softirq rule does not apply. */
 	softirq_on = !IS_ENABLED(CONFIG_PREEMPT_RT) && !cpu->irqs_off &&
 		     !in_softirq() && !in_hardirq();
 	if (!IS_ENABLED(CONFIG_PREEMPT_RT) && in_serving_softirq())
-		c->used_in_softirq = true;
+		mark_usage(c, SIM_USED_IN_SOFTIRQ, &c->used_in_softirq, file,
+			   line);
 	else if (softirq_on)
-		c->used_bh_on = true;
+		mark_usage(c, SIM_USED_BH_ON, &c->used_bh_on, file, line);
 	if (!IS_ENABLED(CONFIG_PREEMPT_RT) && c->used_in_hardirq &&
 	    c->used_irqs_on)
-		complain(c, "{IN-HARDIRQ-W} -> {HARDIRQ-ON-W}");
+		complain(c, "{IN-HARDIRQ-W} -> {HARDIRQ-ON-W}",
+			 in_hardirq() ? SIM_USED_IRQS_ON : SIM_USED_IN_HARDIRQ,
+			 file, line);
 	if (c->used_in_softirq && c->used_bh_on)
-		complain(c, "{IN-SOFTIRQ-W} -> {SOFTIRQ-ON-W}");
+		complain(c, "{IN-SOFTIRQ-W} -> {SOFTIRQ-ON-W}",
+			 in_serving_softirq() ? SIM_USED_BH_ON :
+						SIM_USED_IN_SOFTIRQ,
+			 file, line);
 }
 
-void sim_spin_lock(spinlock_t *lock, const char *site)
+/*
+ * rt_spin_lock() (kernel/locking/spinlock_rt.c): rtlock_might_resched(),
+ * __might_resched() with the RCU nesting allowed (a spinlock may nest in
+ * an RCU reader), then rcu_read_lock() and migrate_disable() for the
+ * section.  !RT: spin_lock() is preempt_disable() and the raw lock.
+ */
+void sim_spin_lock(spinlock_t *lock, const char *site, const char *file,
+		   int line)
 {
 	const char *name = lock->name ? lock->name : site;
 
-	check_usage(class_of(name));
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		__might_resched(file, line,
+				rcu_preempt_depth() << MIGHT_RESCHED_RCU_SHIFT);
+	check_usage(class_of(name), file, line);
 	if (lock->owner == sim_cpu_id()) {
 		snprintf(report, sizeof(report),
 			 "possible recursive locking of %s on CPU %d", name,
 			 sim_cpu_id());
-		sim_bug(__FILE__, __LINE__, report);
+		sim_bug(file, line, report);
 	}
 	if (lock->owner >= 0)
-		sim_bug(__FILE__, __LINE__,
+		sim_bug(file, line,
 			"lock held by another simulated CPU that is not running");
 	lock->owner = sim_cpu_id();
 	lock->acquisitions++;
+	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
+		rcu_read_lock();
+		migrate_disable();
+	} else {
+		preempt_disable();
+	}
 }
 
-void sim_spin_unlock(spinlock_t *lock)
+/* rt_spin_unlock(): migrate_enable(), the release, rcu_read_unlock(). */
+void sim_spin_unlock(spinlock_t *lock, const char *file, int line)
 {
 	if (lock->owner != sim_cpu_id())
-		sim_bug(__FILE__, __LINE__, "unlock of a lock this CPU does not hold");
+		sim_bug(file, line, "unlock of a lock this CPU does not hold");
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		migrate_enable();
 	lock->owner = -1;
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		rcu_read_unlock();
+	else
+		preempt_enable();
 	sim_preempt_point();
 }
 

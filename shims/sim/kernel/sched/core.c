@@ -122,7 +122,11 @@ struct task_struct *sim_task_create(int (*fn)(void *), void *data, int cpu,
 	va_start(ap, fmt);
 	vsnprintf(p->comm, sizeof(p->comm), fmt, ap);
 	va_end(ap);
+	p->pid = (int)nr_tasks + NR_CPUS + 1;
 	p->cpu = cpu;
+	/* kthread_create(): any CPU, until kthread_bind(). */
+	p->nr_cpus_allowed = NR_CPUS;
+	p->flags = PF_KTHREAD;
 	p->threadfn = fn;
 	p->data = data;
 	p->is_kthread = true;
@@ -132,6 +136,17 @@ struct task_struct *sim_task_create(int (*fn)(void *), void *data, int cpu,
 	INIT_LIST_HEAD(&p->run_list);
 	tasks[nr_tasks++] = p;
 	return p;
+}
+
+/*
+ * kthread_bind() (kernel/kthread.c): bound to cpu for good, as smpboot's
+ * per-CPU threads and the per-CPU kworkers are (is_percpu_thread()).
+ */
+void sim_kthread_bind(struct task_struct *p, int cpu)
+{
+	p->cpu = cpu;
+	p->nr_cpus_allowed = 1;
+	p->flags |= PF_NO_SETAFFINITY;
 }
 
 /*
@@ -269,23 +284,119 @@ static bool sim_in_atomic(void)
 	       c->bh_disable || c->rcu_read_nesting || c->irqs_off;
 }
 
+/*
+ * preempt_count() as the kernel composes it (include/linux/preempt.h):
+ * on RT, BH and softirq state live in the task, not in preempt_count;
+ * without PREEMPT_RCU, rcu_read_lock() is preempt_disable().
+ */
+unsigned int sim_preempt_count(void)
+{
+	struct sim_cpu *c = sim_this();
+	unsigned int count = c->hardirq * HARDIRQ_OFFSET + c->preempt_disable;
+
+	if (!IS_ENABLED(CONFIG_PREEMPT_RT))
+		count += c->serving_softirq * SOFTIRQ_OFFSET +
+			 c->bh_disable * SOFTIRQ_DISABLE_OFFSET;
+	if (sim_preempt < SIM_PREEMPT_FULL)
+		count += c->rcu_read_nesting;
+	return count;
+}
+
+/* migrate_disable()/migrate_enable() (kernel/sched/core.c): per task. */
+void migrate_disable(void)
+{
+	current->migration_disabled++;
+}
+
+void migrate_enable(void)
+{
+	if (!WARN_ON_ONCE(!current->migration_disabled))
+		current->migration_disabled--;
+}
+
+static unsigned long might_resched_prev_jiffy;
+
+/*
+ * __might_resched() (kernel/sched/core.c, CONFIG_DEBUG_ATOMIC_SLEEP):
+ * sleeping is valid only with preempt_count() and the RCU nesting equal
+ * to what the caller expects (offsets: 0 for a plain sleep, the RCU depth
+ * for an RT spinlock) and IRQs on.  Rate-limited to one report per HZ, as
+ * there.  Not modelled: the idle-task and system_state exemptions (the
+ * test's own context stands for a task bound to its CPU).
+ */
+void __might_resched(const char *file, int line, unsigned int offsets)
+{
+	unsigned int nested = preempt_count() +
+			      (rcu_preempt_depth() << MIGHT_RESCHED_RCU_SHIFT);
+	bool preempt_rcu = sim_preempt >= SIM_PREEMPT_FULL;
+	char rcu[64] = "";
+
+	if (nested == offsets && !irqs_disabled())
+		return;
+	if (time_before(jiffies, might_resched_prev_jiffy + HZ) &&
+	    might_resched_prev_jiffy)
+		return;
+	might_resched_prev_jiffy = jiffies;
+	if (preempt_rcu)
+		snprintf(rcu, sizeof(rcu),
+			 "RCU nest depth: %u, expected: %u\n",
+			 rcu_preempt_depth(), offsets >> MIGHT_RESCHED_RCU_SHIFT);
+	sim_report(file, line,
+		   "BUG: sleeping function called from invalid context at %s:%d\n"
+		   "in_atomic(): %d, irqs_disabled(): %d, non_block: 0, pid: %d, name: %s\n"
+		   "preempt_count: %x, expected: %x\n%s",
+		   sim_tree_path(file), line, in_atomic(), irqs_disabled(),
+		   current->pid, current->comm, preempt_count(),
+		   offsets & MIGHT_RESCHED_PREEMPT_MASK, rcu);
+}
+
+/*
+ * __might_sleep(): what every sleeping primitive calls first.  The
+ * "do not call blocking ops when !TASK_RUNNING" check is not modelled.
+ */
+void __might_sleep(const char *file, int line)
+{
+	__might_resched(file, line, 0);
+}
+
+/*
+ * schedule_debug() (kernel/sched/core.c) and rcu_note_context_switch()
+ * (kernel/rcu/tree_plugin.h), at the caller's site: "scheduling while
+ * atomic" with a non-zero preempt_count(); under PREEMPT_RCU a voluntary
+ * switch in an RCU reader (on RT also a BH-disabled section or a spinlock
+ * held).  With IRQs off the kernel has no check of its own in schedule():
+ * the sleeping primitive's might_sleep() reports it, and so here.
+ */
+static void schedule_debug(struct task_struct *prev, const char *file,
+			   int line)
+{
+	if (in_atomic()) {
+		sim_report(file, line,
+			   "BUG: scheduling while atomic: %s/%d/0x%08x\n"
+			   "at %s:%d\n", prev->comm, prev->pid,
+			   preempt_count(), sim_tree_path(file), line);
+	} else if (sim_preempt >= SIM_PREEMPT_FULL && rcu_preempt_depth()) {
+		sim_report(file, line,
+			   "WARNING: CPU: %d PID: %d at kernel/rcu/tree_plugin.h: "
+			   "Voluntary context switch within RCU read-side critical section!\n"
+			   "at %s:%d\n", sim_cpu_id(), prev->pid,
+			   sim_tree_path(file), line);
+	} else if (irqs_disabled()) {
+		__might_resched(file, line, 0);
+	}
+}
+
 /* __schedule(): a task that is not TASK_RUNNING leaves the runqueue. */
-void schedule(void)
+void sim_schedule(const char *file, int line)
 {
 	struct task_struct *p = current;
 
-	explore_hook(__FILE__, __LINE__);
+	explore_hook(file, line);
 	if (!p->ctx)
-		sim_bug(__FILE__, __LINE__,
-			"schedule() from the test's own context");
-	if (READ_ONCE(p->__state) != TASK_RUNNING) {
-		/*
-		 * schedule_debug()'s "scheduling while atomic", and
-		 * rcu_note_context_switch() for an open RCU reader.
-		 */
-		WARN_ON_ONCE(sim_in_atomic());
+		sim_bug(file, line, "schedule() from the test's own context");
+	schedule_debug(p, file, line);
+	if (READ_ONCE(p->__state) != TASK_RUNNING)
 		dequeue(p);
-	}
 	switch_to_scheduler();
 }
 
@@ -338,10 +449,11 @@ int sim_cond_resched(void)
 	if (sim_preempt >= SIM_PREEMPT_FULL)
 		return 0;
 	/*
-	 * __might_resched() (CONFIG_DEBUG_ATOMIC_SLEEP) reports it, and
-	 * should_resched() is false with a non-zero preempt_count.
+	 * __might_resched() at the call site (the cond_resched() macro) has
+	 * reported it; should_resched() is false with a non-zero
+	 * preempt_count.
 	 */
-	if (WARN_ON_ONCE(sim_in_atomic()))
+	if (sim_in_atomic())
 		return 0;
 	if (!current->ctx || !need_resched())
 		return 0;
@@ -365,7 +477,7 @@ void sim_preempt_point(void)
 	if (sim_preempt < SIM_PREEMPT_FULL || !current->ctx || sim_in_atomic())
 		return;
 	if (need_resched() && preempt_here())
-		schedule();
+		sim_schedule(__FILE__, __LINE__);
 }
 
 void sim_tick(int cpu)
@@ -394,6 +506,7 @@ void sim_sched_reset(void)
 		free(tasks[i]);
 	}
 	nr_tasks = 0;
+	might_resched_prev_jiffy = 0;
 	sim_smpboot_reset();
 	sim_cpuhp_reset();
 	sim_workqueue_reset();
@@ -410,6 +523,10 @@ void sim_sched_boot(void)
 		memset(idle, 0, sizeof(*idle));
 		snprintf(idle->comm, sizeof(idle->comm), "swapper/%u", (unsigned int)cpu % 1000U);
 		idle->cpu = cpu;
+		/* init_idle(): bound to its CPU; pid 0 is swapper/0's. */
+		idle->pid = cpu;
+		idle->nr_cpus_allowed = 1;
+		idle->flags = PF_IDLE | PF_KTHREAD | PF_NO_SETAFFINITY;
 		INIT_LIST_HEAD(&idle->run_list);
 		sim_cpus[cpu].idle = idle;
 		sim_cpus[cpu].curr = idle;
