@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Find each hunk of kernel-src/patches/series in a kernel tree by content.
+
+A hunk is located by its lines, not by its line numbers: the lines of its
+pre-image (context and removed lines) and of its post-image (context and
+added lines) vote for where it sits in the tree's file, the best window is
+aligned with both images, and the lines that tell them apart (those whose
+count differs between the two images) decide:
+
+  present   every distinguishing line reads as the post-image
+  missing   every one reads as the pre-image, or the hunk's place is not
+            found at all (the file or the surrounding code is gone)
+  modified  some read as either image and some as neither: the hunk was
+            applied with changes, or later code rewrote its lines
+
+Context lines may differ (context drift in later or earlier trees): they
+only help to find the place.  Lines compare with whitespace collapsed.
+
+usage: tools/hunks.py [--series FILE] TREE      one line per hunk
+"""
+
+import argparse
+import difflib
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SERIES = os.path.join(ROOT, "kernel-src", "patches", "series")
+
+
+class Hunk:
+    """Hunk N (in file order, across the patch's files) of patch P."""
+
+    def __init__(self, patch, pnum, subject, idx, path, header, body):
+        self.patch, self.pnum, self.subject = patch, pnum, subject
+        self.idx, self.path, self.header, self.body = idx, path, header, body
+        self.id = f"{pnum}.{idx}"
+        m = re.match(r"@@ -(\d+)", header)
+        self.old_start = int(m.group(1)) if m else 1
+
+    def image(self, side):
+        """Normalised lines of the pre-image (side '-') or post-image ('+')."""
+        keep = (" ", side)
+        return [norm(ln[1:]) for ln in self.body
+                if ln[:1] in keep and norm(ln[1:])]
+
+
+def norm(line):
+    return " ".join(line.split())
+
+
+def read_series(series=SERIES):
+    """Patch file names of a series file, in order (# comments, blanks)."""
+    with open(series, encoding="utf-8") as f:
+        return [ln.split("#", 1)[0].strip() for ln in f
+                if ln.split("#", 1)[0].strip()]
+
+
+def subject_of(lines):
+    """The Subject: header, continuation lines joined, [PATCH n/m] dropped."""
+    for i, ln in enumerate(lines):
+        if ln.startswith("Subject:"):
+            s = ln[len("Subject:"):].strip()
+            j = i + 1
+            while j < len(lines) and lines[j][:1] in (" ", "\t") and \
+                    lines[j].strip():
+                s += " " + lines[j].strip()
+                j += 1
+            return re.sub(r"^\[PATCH[^\]]*\]\s*", "", s)
+        if not ln.strip():
+            break
+    return ""
+
+
+def parse_patch(path):
+    """[Hunk] of one git format-patch file."""
+    name = os.path.basename(path)
+    pnum = name[:4].lstrip("0") or "0"
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        lines = f.read().split("\n")
+    subject = subject_of(lines)
+    hunks, i, rel = [], 0, None
+    while i < len(lines):
+        ln = lines[i]
+        if ln.startswith("+++ "):
+            rel = ln[4:].strip()
+            rel = rel[2:] if rel.startswith("b/") else rel
+        m = re.match(r"@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@", ln)
+        if m and rel:
+            old = int(m.group(1) if m.group(1) is not None else 1)
+            new = int(m.group(2) if m.group(2) is not None else 1)
+            body, i = [], i + 1
+            while (old > 0 or new > 0) and i < len(lines):
+                b = lines[i] if lines[i] else " "
+                if b[0] in " -":
+                    old -= 1
+                if b[0] in " +":
+                    new -= 1
+                if b[0] != "\\":
+                    body.append(b)
+                i += 1
+            hunks.append(Hunk(name, pnum, subject, len(hunks) + 1, rel,
+                              ln, body))
+            continue
+        i += 1
+    return hunks
+
+
+def series_hunks(series=SERIES):
+    d = os.path.dirname(series)
+    return [h for p in read_series(series)
+            for h in parse_patch(os.path.join(d, p))]
+
+
+def _window(flines, index, h):
+    """(start, end) of the file lines that hold the hunk, or None: the span
+    of the tree's lines matched by the image (pre or post) that matches
+    best, around the place most of the hunk's distinctive lines point to."""
+    old, new = h.image("-"), h.image("+")
+    votes = {}
+    for img in (old, new):
+        for off, ln in enumerate(img):
+            pos = index.get(ln, ())
+            if len(pos) > 20:  # "}", "return 0;": no information
+                continue
+            for p in pos:
+                votes[p - off] = votes.get(p - off, 0) + 1
+    best = None
+    n = max(len(old), len(new))
+    for start, _ in sorted(votes.items(), key=lambda kv: (-kv[1], kv[0]))[:8]:
+        lo, hi = max(0, start - 3), min(len(flines), start + n + 3)
+        win = flines[lo:hi]
+        for img in (old, new):
+            if not img:
+                continue
+            sm = difflib.SequenceMatcher(None, img, win, autojunk=False)
+            blocks = [b for b in sm.get_matching_blocks() if b.size]
+            size = sum(b.size for b in blocks)
+            if blocks and (best is None or size > best[0]):
+                best = (size, lo + blocks[0].b,
+                        lo + blocks[-1].b + blocks[-1].size, len(img))
+    # At least half of the lines of the image that matched must be there.
+    if best is None or best[0] < 0.5 * best[3]:
+        return None
+    return best[1], best[2]
+
+
+def trivial(line):
+    """Lines too common to tell two images apart on their own."""
+    return len(line) < 4 or line in ("#endif", "#else", "} else {", "break;",
+                                     "return 0;", "return;")
+
+
+def classify(h, flines, index):
+    """'present', 'missing' or 'modified' for hunk h in a file's lines."""
+    if flines is None:
+        return "missing"
+    old, new = h.image("-"), h.image("+")
+    distinct = {ln for ln in old + new if old.count(ln) != new.count(ln)}
+    if not distinct:
+        return "present"  # whitespace-only hunk
+    w = _window(flines, index, h)
+    if w is None:
+        return "missing"
+    win = flines[max(0, w[0] - 1):w[1] + 1]
+    if any(not trivial(ln) for ln in distinct):
+        distinct = {ln for ln in distinct if not trivial(ln)}
+    votes = set()
+    for ln in distinct:
+        c = win.count(ln)
+        votes.add("+" if c == new.count(ln) else
+                  "-" if c == old.count(ln) else "?")
+    if votes == {"+"}:
+        return "present"
+    if votes == {"-"}:
+        return "missing"
+    return "modified"
+
+
+def read_norm(path):
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            return [ln for ln in (norm(ln) for ln in f) if ln]
+    except OSError:
+        return None
+
+
+def locate(tree, hunks=None):
+    """{hunk id: status} for every hunk of the series in tree."""
+    hunks = hunks if hunks is not None else series_hunks()
+    files, out = {}, {}
+    for h in hunks:
+        if h.path not in files:
+            fl = read_norm(os.path.join(tree, h.path))
+            idx = {}
+            for i, ln in enumerate(fl or ()):
+                idx.setdefault(ln, []).append(i)
+            files[h.path] = (fl, idx)
+        out[h.id] = classify(h, *files[h.path])
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--series", default=SERIES)
+    ap.add_argument("tree")
+    a = ap.parse_args(argv)
+    if not os.path.isdir(a.tree):
+        print(f"hunks: error: {a.tree}: not a directory", file=sys.stderr)
+        return 2
+    hunks = series_hunks(a.series)
+    st = locate(a.tree, hunks)
+    for h in hunks:
+        print(f"{h.id}\t{st[h.id]}\t{h.path}\t{h.patch[:4]} {h.subject}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
