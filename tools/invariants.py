@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The invariant catalogue (docs/invariants.md) and the hunk guard table
+(hunk-matrix/guards.tsv): the one parser of each.
+
+docs/invariants.md has one table row per invariant:
+  | ID | statement | patch / hunks | userspace tests | configs | KUnit | reversion |
+A test is named in backquotes; a test's invariant is its name's vNN prefix,
+or, for the explorer's scenarios (explore_*), the row that names it.
+"""
+
+import os
+import re
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DOC = os.path.join(ROOT, "docs", "invariants.md")
+GUARDS = os.path.join(ROOT, "hunk-matrix", "guards.tsv")
+TEST_RE = re.compile(r"`((?:v\d+|explore)_[a-z0-9_]+)`")
+COLUMNS = ["ID", "statement", "patch / hunks", "userspace tests", "configs",
+           "KUnit (UML)", "reversion that makes it fail"]
+
+
+class Invariant:
+    def __init__(self, ident, cells):
+        self.id = ident
+        self.statement = cells[1]
+        self.guards = cells[2]
+        self.tests = TEST_RE.findall(cells[3])
+        self.kunit = TEST_RE.findall(cells[5])
+        self.reversion = cells[6]
+
+    def hunks(self):
+        """The hunk ids the patch / hunks cell names ("14: 14.6-14.7,
+        14.11" -> 14.6, 14.7, 14.11)."""
+        out = []
+        for a, b in re.findall(r"\b(\d+\.\d+)(?:-(\d+\.\d+))?\b",
+                               self.guards):
+            p, n = a.split(".")
+            last = int(b.split(".")[1]) if b else int(n)
+            out += [f"{p}.{i}" for i in range(int(n), last + 1)]
+        return out
+
+
+def split_row(line):
+    """The cells of a markdown table row ('\\|' is a literal bar)."""
+    cells = re.split(r"(?<!\\)\|", line.strip())[1:-1]
+    return [c.strip().replace("\\|", "|") for c in cells]
+
+
+def load(doc=DOC):
+    """[Invariant] in table order; ValueError names a malformed row."""
+    out = []
+    header = None
+    with open(doc, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.startswith("|"):
+                continue
+            cells = split_row(line)
+            if cells and cells[0] == "ID":
+                header = cells
+                if header != COLUMNS:
+                    raise ValueError(f"{doc}:{n}: columns are {header}, "
+                                     f"expected {COLUMNS}")
+                continue
+            if header and cells and re.fullmatch(r"V\d+", cells[0]):
+                if len(cells) != len(COLUMNS):
+                    raise ValueError(f"{doc}:{n}: {cells[0]}: {len(cells)} "
+                                     f"cells, expected {len(COLUMNS)}")
+                out.append(Invariant(cells[0], cells))
+    return out
+
+
+def invariant_of(test, invs=None):
+    """The invariant ID a test (cmocka or KUnit case) stands for, or None."""
+    m = re.match(r"v(\d+)_", test)
+    if m:
+        return f"V{int(m.group(1))}"
+    for inv in invs or ():
+        if test in inv.tests:
+            return inv.id
+    return None
+
+
+class Guard:
+    """One row of guards.tsv: a hunk and the invariants whose tests fail
+    without it (the hunk matrix's kill table)."""
+
+    def __init__(self, row):
+        (self.hunk, self.patch, self.subject, self.path, self.function,
+         self.result, self.on_patched, inv, self.tests) = row
+        self.invariants = inv.split() if inv != "-" else []
+
+
+def load_guards(path=GUARDS):
+    """[Guard] in series order."""
+    out = []
+    with open(path, encoding="utf-8") as f:
+        head = f.readline().rstrip("\n").split("\t")
+        if head[:2] != ["hunk", "patch"] or len(head) != 9:
+            raise ValueError(f"{path}: not a guard table (header {head})")
+        for n, line in enumerate(f, 2):
+            row = line.rstrip("\n").split("\t")
+            if len(row) != 9:
+                raise ValueError(f"{path}:{n}: {len(row)} fields, expected 9")
+            out.append(Guard(row))
+    return out
