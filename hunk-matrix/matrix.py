@@ -36,6 +36,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hmlib as H  # noqa: E402
+sys.path.insert(0, os.path.join(H.ROOT, "tools"))
+import hunks as HL  # noqa: E402
+import invariants as INV  # noqa: E402
 
 OUT = os.path.join(H.ROOT, "build", "hunk-matrix")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -610,6 +613,7 @@ def main():
                             "not mechanically equivalent")
 
     write_reports(hunks, timing, base_fail, listed, problems, args)
+    write_guards(hunks, patched, args)
     survivors = [h for h in hunks if h.result == "survived"]
     for p in problems:
         H.log("equivalent.md: " + p)
@@ -620,6 +624,36 @@ def main():
             H.log(f"  {h.id} {h.patch} {h.func}")
         return 1
     return 2 if problems else 0
+
+def write_guards(hunks, patched, args):
+    """guards.tsv: per hunk, its patch's subject, where the locator finds
+    it on the patched tree, and the invariants whose tests fail without it
+    (the hunk's own kills, or its group's when it alone does not build).
+    make check reads the copy in hunk-matrix/ (tools/verdict)."""
+    invs = INV.load()
+    located = HL.locate(patched)
+    subjects = {h.id: h.subject for h in HL.series_hunks()}
+    rows = ["\t".join(["hunk", "patch", "subject", "file", "function",
+                       "result", "on_patched", "invariants", "tests"])]
+    for h in hunks:
+        killers = set(h.killers) | set(getattr(h, "group_killers", ()) or ())
+        tests = sorted({k.split(":", 2)[2] for k in killers
+                        if k.count(":") >= 2 and not k.split(":", 2)[2]
+                        .startswith("(")})
+        ids = sorted({INV.invariant_of(t, invs) for t in tests} - {None},
+                     key=lambda i: int(i[1:]))
+        rows.append("\t".join([h.id, h.patch[:4], subjects.get(h.id, ""),
+                               h.path, h.func, h.result,
+                               located.get(h.id, "missing"),
+                               " ".join(ids) or "-",
+                               " ".join(tests) or "-"]))
+    text = "\n".join(rows) + "\n"
+    with open(os.path.join(OUT, "guards.tsv"), "w") as f:
+        f.write(text)
+    if not args.only:
+        with open(os.path.join(HERE, "guards.tsv"), "w") as f:
+            f.write(text)
+
 
 def short(killers):
     tests = {}
