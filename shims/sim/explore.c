@@ -962,18 +962,24 @@ void explore_run(const struct explore_scenario *s, struct explore_result *r)
 #ifdef SIM_EXPLORE_OUT_OF_LINE
 void explore_hook(const char *file, int line)
 {
+	if (sim_watch_active)
+		sim_watch_point(file, line);
 	if (sim_explore_active)
 		explore_point(file, line);
 }
 
 void explore_hook_at(const volatile void *addr, const char *file, int line)
 {
+	if (sim_watch_active)
+		sim_watch_point(file, line);
 	if (sim_explore_active)
 		explore_point_at(addr, file, line);
 }
 
 void explore_hook_lock(int *owner, const char *file, int line)
 {
+	if (sim_watch_active)
+		sim_watch_point(file, line);
 	if (sim_explore_active)
 		explore_lock_wait(owner, file, line);
 }

@@ -19,6 +19,9 @@
 #define SHIM_SIM_EXPLORE_H
 
 extern int sim_explore_active;
+/* The watch (sim/watch.h) sees every hook too: where the tree changed what. */
+extern int sim_watch_active;
+void sim_watch_point(const char *file, int line);
 
 void explore_point(const char *file, int line);
 void explore_point_at(const volatile void *addr, const char *file, int line);
@@ -37,6 +40,8 @@ void explore_hook_lock(int *owner, const char *file, int line);
 static inline __attribute__((__always_inline__, __unused__))
 void explore_hook(const char *file, int line)
 {
+	if (__builtin_expect(sim_watch_active, 0))
+		sim_watch_point(file, line);
 	if (__builtin_expect(sim_explore_active, 0))
 		explore_point(file, line);
 }
@@ -49,6 +54,8 @@ void explore_hook(const char *file, int line)
 static inline __attribute__((__always_inline__, __unused__))
 void explore_hook_at(const volatile void *addr, const char *file, int line)
 {
+	if (__builtin_expect(sim_watch_active, 0))
+		sim_watch_point(file, line);
 	if (__builtin_expect(sim_explore_active, 0))
 		explore_point_at(addr, file, line);
 }
@@ -57,6 +64,8 @@ void explore_hook_at(const volatile void *addr, const char *file, int line)
 static inline __attribute__((__always_inline__, __unused__))
 void explore_hook_lock(int *owner, const char *file, int line)
 {
+	if (__builtin_expect(sim_watch_active, 0))
+		sim_watch_point(file, line);
 	if (__builtin_expect(sim_explore_active, 0))
 		explore_lock_wait(owner, file, line);
 }
