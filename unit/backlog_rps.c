@@ -91,8 +91,8 @@ static void v16_rt_remote_enqueue_sends_no_ipi(void **state)
 		      sim_count(1, skbs_delivered) - c1.skbs_delivered);
 
 	/* Every packet delivered, on the CPU it was steered to. */
-	assert_int_equal(sim_count(1, skbs_delivered) - c1.skbs_delivered, FLOOD);
-	assert_int_equal(sim_count(0, skbs_delivered), 0);
+	assert_cpu_count_delta(1, skbs_delivered, c1.skbs_delivered, FLOOD);
+	assert_cpu_count(0, skbs_delivered, 0);
 	assert_int_equal(sim_skbs_outstanding(), 0);
 	assert_no_warn();
 
@@ -100,10 +100,10 @@ static void v16_rt_remote_enqueue_sends_no_ipi(void **state)
 		if (!thr)
 			fail_msg("no backlog_napi/1 thread in this tree (%s)",
 				 EXTRACTED_TREE);
-		assert_int_equal(sim_count(1, ipis) - c1.ipis, 0);
-		assert_int_equal(sim_count(1, csd_run) - c1.csd_run, 0);
+		assert_cpu_count_delta(1, ipis, c1.ipis, 0);
+		assert_cpu_count_delta(1, csd_run, c1.csd_run, 0);
 		assert_int_equal(t.raises_in_smp_call, 0);
-		assert_int_equal(sim_count(1, net_rx_raises) - c1.net_rx_raises, 0);
+		assert_cpu_count_delta(1, net_rx_raises, c1.net_rx_raises, 0);
 		/*
 		 * The threads branch of napi_schedule_rps() returns: nothing
 		 * on CPU 0's rps_ipi_list, and CPU 0's only NET_RX raise is
@@ -112,15 +112,15 @@ static void v16_rt_remote_enqueue_sends_no_ipi(void **state)
 #ifdef CONFIG_RPS
 		assert_null(per_cpu(softnet_data, 0).rps_ipi_list);
 #endif
-		assert_int_equal(sim_count(0, net_rx_raises) - c0.net_rx_raises, 1);
+		assert_cpu_count_delta(0, net_rx_raises, c0.net_rx_raises, 1);
 		/* Only backlog_napi/1 was woken on CPU 1, and it ran. */
 		assert_int_equal(wakeups1, 1);
 		assert_int_equal(ksd1->switches - ksd1_sw, 0);
 		assert_true(thr->switches - thr_sw >= 1);
 	} else {
 		/* The 6.1 path: one IPI, rps_trigger_softirq() on CPU 1. */
-		assert_int_equal(sim_count(1, ipis) - c1.ipis, 1);
-		assert_int_equal(sim_count(1, csd_run) - c1.csd_run, 1);
+		assert_cpu_count_delta(1, ipis, c1.ipis, 1);
+		assert_cpu_count_delta(1, csd_run, c1.csd_run, 1);
 	}
 }
 
@@ -152,16 +152,16 @@ static void local_enqueue_uses_poll_list(int cpu)
 	assert_ptr_equal(sd->poll_list.next, &sd->backlog.poll_list);
 	assert_true(list_empty(&per_cpu(softnet_data, other).poll_list));
 	assert_true(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
-	assert_int_equal(sim_count(cpu, net_rx_raises) - c.net_rx_raises, 1);
-	assert_int_equal(sim_count(other, net_rx_raises) - o.net_rx_raises, 0);
-	assert_false(test_bit(NAPI_STATE_SCHED_THREADED, &sd->backlog.state));
-	assert_int_equal(sim_count(cpu, wakeups) - c.wakeups, 0);
-	assert_int_equal(sim_count(other, wakeups) - o.wakeups, 0);
+	assert_cpu_count_delta(cpu, net_rx_raises, c.net_rx_raises, 1);
+	assert_cpu_count_delta(other, net_rx_raises, o.net_rx_raises, 0);
+	assert_napi_state_clear(&sd->backlog, NAPI_STATE_SCHED_THREADED);
+	assert_cpu_count_delta(cpu, wakeups, c.wakeups, 0);
+	assert_cpu_count_delta(other, wakeups, o.wakeups, 0);
 
 	local_bh_enable();	/* runs NET_RX here */
 	sim_run_all(1000);
-	assert_int_equal(sim_count(cpu, skbs_delivered), 1);
-	assert_int_equal(sim_count(other, skbs_delivered), 0);
+	assert_cpu_count(cpu, skbs_delivered, 1);
+	assert_cpu_count(other, skbs_delivered, 0);
 	assert_no_warn();
 }
 
@@ -206,9 +206,9 @@ static void v22_stale_rps_ipi_list_ignored_with_threads(void **state)
 	local_irq_disable();
 	net_rps_action_and_irq_enable(sd);
 	assert_false(irqs_disabled());
-	assert_int_equal(sim_count(1, ipis), WANT_THREADS ? 0 : 1);
+	assert_cpu_count(1, ipis, WANT_THREADS ? 0 : 1);
 	sim_run_all(1000);
-	assert_int_equal(sim_count(1, csd_run), WANT_THREADS ? 0 : 1);
+	assert_cpu_count(1, csd_run, WANT_THREADS ? 0 : 1);
 	assert_no_warn();
 #else
 	(void)state;
@@ -234,9 +234,9 @@ static void v22_cpu_dead_ignores_stale_rps_ipi_list_with_threads(void **state)
 	oldsd->rps_ipi_list = remsd;
 
 	sim_cpu_down(1, 0);
-	assert_int_equal(sim_count(2, ipis), WANT_THREADS ? 0 : 1);
+	assert_cpu_count(2, ipis, WANT_THREADS ? 0 : 1);
 	sim_run_all(1000);
-	assert_int_equal(sim_count(2, csd_run), WANT_THREADS ? 0 : 1);
+	assert_cpu_count(2, csd_run, WANT_THREADS ? 0 : 1);
 	assert_no_warn();
 #else
 	(void)state;

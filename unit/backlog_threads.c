@@ -134,7 +134,7 @@ static void v21_backlog_threads_per_online_cpu(void **state)
 		if (!expect_threads() || !cpu_online(cpu)) {
 			assert_null(t);
 			assert_int_equal(sim_smpboot_setup_runs(cpu), 0);
-			assert_false(test_bit(NAPI_STATE_THREADED, &napi->state));
+			assert_napi_state_clear(napi, NAPI_STATE_THREADED);
 			assert_null(napi->thread);
 			continue;
 		}
@@ -144,9 +144,9 @@ static void v21_backlog_threads_per_online_cpu(void **state)
 		assert_int_equal(t->cpu, cpu);
 		assert_int_equal(sim_smpboot_setup_runs(cpu), 1);
 		assert_ptr_equal(napi->thread, t);
-		assert_true(test_bit(NAPI_STATE_THREADED, &napi->state));
+		assert_napi_state_set(napi, NAPI_STATE_THREADED);
 		/* Idle: asleep in smpboot_thread_fn(). */
-		assert_int_equal(READ_ONCE(t->__state), TASK_INTERRUPTIBLE);
+		assert_task_state(t, TASK_INTERRUPTIBLE);
 	}
 }
 
@@ -164,7 +164,7 @@ static void v21_park_unpark_keeps_thread_and_setup_once(void **state)
 	sim_cpu_down(1, 0);
 	if (t) {
 		assert_true(t->parked);
-		assert_int_equal(READ_ONCE(t->__state), TASK_PARKED);
+		assert_task_state(t, TASK_PARKED);
 	}
 	sim_cpu_up(1);
 	assert_ptr_equal(napitest_backlog_thread(1), t);
@@ -172,10 +172,9 @@ static void v21_park_unpark_keeps_thread_and_setup_once(void **state)
 	if (t) {
 		assert_false(t->parked);
 		assert_ptr_equal(napi->thread, t);
-		assert_int_equal(READ_ONCE(t->__state), TASK_INTERRUPTIBLE);
+		assert_task_state(t, TASK_INTERRUPTIBLE);
 	}
-	assert_int_equal(test_bit(NAPI_STATE_THREADED, &napi->state),
-			 expect_threads());
+	assert_napi_state(napi, NAPI_STATE_THREADED, expect_threads());
 	assert_no_warn();
 }
 
@@ -196,10 +195,9 @@ static void v18_backlog_completion_keeps_threaded(void **state)
 		enqueue_for(1, 4);
 		sim_run_all(1000);
 		assert_int_equal(delivered_on(1), 4 * round);
-		assert_false(test_bit(NAPI_STATE_SCHED, &napi->state));
-		assert_false(test_bit(NAPI_STATE_SCHED_THREADED, &napi->state));
-		assert_int_equal(test_bit(NAPI_STATE_THREADED, &napi->state),
-				 expect_threads());
+		assert_napi_state_clear(napi, NAPI_STATE_SCHED);
+		assert_napi_state_clear(napi, NAPI_STATE_SCHED_THREADED);
+		assert_napi_state(napi, NAPI_STATE_THREADED, expect_threads());
 		assert_true(list_empty(&napi->poll_list));
 	}
 	assert_int_equal(delivered_on(0), 0);
@@ -241,10 +239,9 @@ static void v19_cpu_dead_keeps_threaded(void **state)
 	assert_ptr_equal(sd->poll_list.next, &napi->poll_list);
 
 	sim_cpu_down(1, 0);
-	assert_true(list_empty(&sd->poll_list));
-	assert_false(test_bit(NAPI_STATE_SCHED, &napi->state));
-	assert_int_equal(test_bit(NAPI_STATE_THREADED, &napi->state),
-			 expect_threads());
+	assert_poll_list_empty(1);
+	assert_napi_state_clear(napi, NAPI_STATE_SCHED);
+	assert_napi_state(napi, NAPI_STATE_THREADED, expect_threads());
 	/* Its packet was requeued on CPU 0 and delivered there. */
 	sim_run_all(1000);
 	assert_int_equal(delivered_on(0), 1);
@@ -253,13 +250,12 @@ static void v19_cpu_dead_keeps_threaded(void **state)
 	wakeups = sim_count(1, wakeups);
 	enqueue_for(1, 3);
 	if (t && IS_ENABLED(CONFIG_RPS))
-		assert_int_equal(sim_count(1, wakeups), wakeups + 1);
+		assert_cpu_count(1, wakeups, wakeups + 1);
 	sim_run_all(1000);
 	assert_int_equal(delivered_on(1), 3);
 	assert_int_equal(delivered_on(0), 1);
-	assert_true(list_empty(&per_cpu(softnet_data, 0).poll_list));
-	assert_int_equal(test_bit(NAPI_STATE_THREADED, &napi->state),
-			 expect_threads());
+	assert_poll_list_empty(0);
+	assert_napi_state(napi, NAPI_STATE_THREADED, expect_threads());
 	assert_int_equal(sim_skbs_outstanding(), 0);
 	assert_no_warn();
 #endif

@@ -63,9 +63,9 @@ static void assert_defer_list_flushed(int cpu, int nr_freed)
 {
 	struct softnet_data *sd = &per_cpu(softnet_data, cpu);
 
-	assert_null(READ_ONCE(sd->defer_list));
+	assert_defer_list_empty(cpu);
 	assert_int_equal(READ_ONCE(sd->defer_count), 0);
-	assert_int_equal(sim_count(cpu, skbs_freed), nr_freed);
+	assert_cpu_count(cpu, skbs_freed, nr_freed);
 }
 
 /*
@@ -89,7 +89,7 @@ static void v24_defer_kick_uses_backlog_thread(void **state)
 #endif
 	defer_from_cpu0(n - 1);
 	assert_int_equal(sim_total().ipis, 0);
-	assert_int_equal(sim_count(1, wakeups), wakeups);
+	assert_cpu_count(1, wakeups, wakeups);
 	assert_int_equal(READ_ONCE(sd->defer_count), n - 1);
 
 	defer_from_cpu0(1);		/* the kick */
@@ -100,17 +100,16 @@ static void v24_defer_kick_uses_backlog_thread(void **state)
 		assert_int_equal(sim_total().ipis, 0);
 		assert_false(sim_csd_pending(1));
 		/* The kick owns NAPI_STATE_SCHED before scheduling (V25). */
-		assert_true(test_bit(NAPI_STATE_SCHED, &sd->backlog.state));
-		assert_true(test_bit(NAPI_STATE_SCHED_THREADED,
-				     &sd->backlog.state));
+		assert_napi_state_set(&sd->backlog, NAPI_STATE_SCHED);
+		assert_napi_state_set(&sd->backlog, NAPI_STATE_SCHED_THREADED);
 		/* V25: not on a poll_list while SCHED_THREADED is set. */
 		assert_true(list_empty(&sd->backlog.poll_list));
-		assert_int_equal(sim_count(1, wakeups), wakeups + 1);
+		assert_cpu_count(1, wakeups, wakeups + 1);
 		assert_true(thread->on_rq);
-		assert_int_equal(READ_ONCE(thread->__state), TASK_RUNNING);
+		assert_task_state(thread, TASK_RUNNING);
 #endif
 	} else {
-		assert_int_equal(sim_count(1, ipis), 1);
+		assert_cpu_count(1, ipis, 1);
 		assert_int_equal(sim_total().ipis, 1);
 		assert_true(sim_csd_pending(1));
 	}
@@ -154,7 +153,7 @@ static void v1_trigger_rx_softirq_rearms_defer_ipi(void **state)
 	fn(sd);
 	assert_int_equal(smp_load_acquire(&sd->defer_ipi_scheduled), 0);
 	assert_true(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
-	assert_int_equal(sim_count(1, net_rx_raises), 1);
+	assert_cpu_count(1, net_rx_raises, 1);
 	sim_hardirq_exit();
 	assert_int_equal(sim_total().ipis, 0);
 	assert_no_warn();
@@ -173,15 +172,15 @@ static void v1_each_kick_sends_one_csd(void **state)
 	if (THREADS_ON)
 		skip();
 	defer_from_cpu0(n);
-	assert_int_equal(sim_count(1, ipis), 1);
+	assert_cpu_count(1, ipis, 1);
 	sim_run_all(1000);
-	assert_int_equal(sim_count(1, csd_run), 1);
+	assert_cpu_count(1, csd_run, 1);
 	assert_defer_list_flushed(1, n);
 
 	defer_from_cpu0(n);
-	assert_int_equal(sim_count(1, ipis), 2);
+	assert_cpu_count(1, ipis, 2);
 	sim_run_all(1000);
-	assert_int_equal(sim_count(1, csd_run), 2);
+	assert_cpu_count(1, csd_run, 2);
 	assert_defer_list_flushed(1, 2 * n);
 	assert_no_warn();
 }
@@ -283,13 +282,13 @@ static void v11_threaded_poll_flushes_defer_list(void **state)
 	sim_hardirq_enter();		/* the device interrupt */
 	napi_schedule(&napi);
 	sim_hardirq_exit();
-	assert_int_equal(sim_count(1, net_rx_raises), raises);
+	assert_cpu_count(1, net_rx_raises, raises);
 	sim_run_cpu(1, 1000);
 
 	assert_true(napi.thread->switches >= 2);
-	assert_false(test_bit(NAPI_STATE_SCHED, &napi.state));
+	assert_napi_state_clear(&napi, NAPI_STATE_SCHED);
 	assert_defer_list_flushed(1, 3);
-	assert_int_equal(sim_count(1, net_rx_raises), raises);
+	assert_cpu_count(1, net_rx_raises, raises);
 	assert_no_warn();
 }
 
@@ -368,8 +367,8 @@ static void v25_kick_skips_scheduled_backlog(void **state)
 	set_bit(NAPI_STATE_SCHED, &sd->backlog.state);
 	defer_from_cpu0(kick_count());
 	assert_int_equal(sim_total().ipis, 0);
-	assert_false(test_bit(NAPI_STATE_SCHED_THREADED, &sd->backlog.state));
-	assert_int_equal(sim_count(1, wakeups), wakeups);
+	assert_napi_state_clear(&sd->backlog, NAPI_STATE_SCHED_THREADED);
+	assert_cpu_count(1, wakeups, wakeups);
 	assert_true(list_empty(&sd->backlog.poll_list));
 	assert_int_equal(READ_ONCE(sd->defer_count), kick_count());
 	assert_no_warn();

@@ -148,7 +148,7 @@ static void v5_in_net_rx_action_scoped_to_poll(void **state)
 	napi_schedule(&napi_a);
 	sim_hardirq_exit();
 	sim_run_all(1000);
-	assert_int_equal(sim_count(0, net_rx_raises) - raises, 1);
+	assert_cpu_count_delta(0, net_rx_raises, raises, 1);
 	assert_int_equal(a_polls, 2);
 	assert_no_warn();
 }
@@ -236,23 +236,23 @@ static void v6_napi_schedule_rps_raise_only_outside_rx_action(void **state)
 	sim_run_cpu(0, 1000);
 	assert_int_equal(a_polls, 1);
 	assert_int_equal(a_raises_during_poll, 0);
-	assert_int_equal(sim_count(1, ipis), 1);
+	assert_cpu_count(1, ipis, 1);
 	assert_false(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
 	sim_run_all(1000);
-	assert_int_equal(sim_count(1, skbs_delivered), 1);
+	assert_cpu_count(1, skbs_delivered, 1);
 
 	/* Outside it (task context, BH off): one raise. */
 	raises = sim_count(0, net_rx_raises);
 	local_bh_disable();
 	enqueue_to_backlog(sim_skb_alloc(&test_dev), 1, &qtail);
-	assert_int_equal(sim_count(0, net_rx_raises) - raises, 1);
+	assert_cpu_count_delta(0, net_rx_raises, raises, 1);
 	assert_ptr_equal(sd->rps_ipi_list, &per_cpu(softnet_data, 1));
 	local_bh_enable();	/* net_rx_action() sends the IPI */
-	assert_int_equal(sim_count(1, ipis), 2);
+	assert_cpu_count(1, ipis, 2);
 	assert_ptr_equal(sd->rps_ipi_list, NULL);
 
 	sim_run_all(1000);
-	assert_int_equal(sim_count(1, skbs_delivered), 2);
+	assert_cpu_count(1, skbs_delivered, 2);
 	assert_int_equal(sim_skbs_outstanding(), 0);
 	assert_no_warn();
 #else
@@ -280,7 +280,7 @@ static void v7_napi_scheduled_in_poll_polled_same_invocation(void **state)
 	assert_int_equal(a_polls, 1);
 	assert_int_equal(b_polls, 1);
 	assert_true(list_empty(&sd->poll_list));
-	assert_false(test_bit(NAPI_STATE_SCHED, &napi_b.state));
+	assert_napi_state_clear(&napi_b, NAPI_STATE_SCHED);
 	assert_false(sd_in_net_rx_action(sd));
 	assert_false(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
 	assert_no_warn();
@@ -306,7 +306,7 @@ static void v8_task_irqs_off_schedule_wakes_ksoftirqd(void **state)
 	local_irq_enable();
 
 	assert_true(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
-	assert_int_equal(sim_count(0, wakeups) - wakeups, 1);
+	assert_cpu_count_delta(0, wakeups, wakeups, 1);
 	assert_true(ksd->on_rq);
 	sim_run_all(1000);
 	assert_int_equal(a_polls, 1);
@@ -323,7 +323,7 @@ static void v8_hardirq_schedule_no_ksoftirqd_wakeup(void **state)
 	set_bit(NAPI_STATE_SCHED, &napi_a.state);
 	sim_hardirq_enter();
 	____napi_schedule(sd, &napi_a);
-	assert_int_equal(sim_count(0, wakeups) - wakeups, 0);
+	assert_cpu_count_delta(0, wakeups, wakeups, 0);
 	assert_true(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
 	sim_hardirq_exit();
 	sim_run_all(1000);
@@ -343,7 +343,7 @@ static void v8_bh_disabled_schedule_no_ksoftirqd_wakeup(void **state)
 	local_irq_disable();
 	____napi_schedule(sd, &napi_a);
 	local_irq_enable();
-	assert_int_equal(sim_count(0, wakeups) - wakeups, 0);
+	assert_cpu_count_delta(0, wakeups, wakeups, 0);
 	assert_true(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
 	local_bh_enable();
 	assert_int_equal(a_polls, 1);

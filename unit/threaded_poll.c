@@ -3,7 +3,7 @@
  * Threaded NAPI: ____napi_schedule() and napi_thread_wait() (patch 12,
  * "net: Remove conditional threaded-NAPI wakeup based on task state"),
  * the split-out napi_threaded_poll_loop() (patch 14) and the yield fix of
- * seed 002 ("net: yield the CPU on every exit of the threaded NAPI poll
+ * the seed-yield patch ("net: yield the CPU on every exit of the threaded NAPI poll
  * loop", tree variant seed-yield).
  *
  * A driver NAPI instance with its own napi_threaded_poll() kthread, as
@@ -96,8 +96,8 @@ static void v14_sched_threaded_set_while_thread_interruptible(void **state)
 	prev = sim_switch_cpu(1);
 	sim_hardirq_enter();
 	napi_schedule(napi);
-	assert_true(test_bit(NAPI_STATE_SCHED, &napi->state));
-	assert_true(test_bit(NAPI_STATE_SCHED_THREADED, &napi->state));
+	assert_napi_state_set(napi, NAPI_STATE_SCHED);
+	assert_napi_state_set(napi, NAPI_STATE_SCHED_THREADED);
 	assert_true(list_empty(&napi->poll_list));
 	sim_hardirq_exit();
 	sim_switch_cpu(prev);
@@ -106,8 +106,8 @@ static void v14_sched_threaded_set_while_thread_interruptible(void **state)
 	sim_run_cpu(1, 100);
 	assert_int_equal(dev_polls, 1);
 	assert_int_equal(dev_poll_cpu, 1);
-	assert_false(test_bit(NAPI_STATE_SCHED_THREADED, &napi->state));
-	assert_int_equal(READ_ONCE(napi->thread->__state), TASK_INTERRUPTIBLE);
+	assert_napi_state_clear(napi, NAPI_STATE_SCHED_THREADED);
+	assert_task_state(napi->thread, TASK_INTERRUPTIBLE);
 	assert_no_warn();
 }
 
@@ -124,14 +124,14 @@ static void v15_spurious_wakeup_does_not_poll(void **state)
 	(void)state;
 	/* Another owner holds SCHED (napi_schedule_prep() from busy poll). */
 	assert_true(napi_schedule_prep(napi));
-	assert_false(test_bit(NAPI_STATE_SCHED_THREADED, &napi->state));
+	assert_napi_state_clear(napi, NAPI_STATE_SCHED_THREADED);
 
 	assert_int_equal(wake_up_process(napi->thread), 1);
 	sim_run_cpu(1, 100);
 
 	assert_int_equal(dev_polls, 0);
-	assert_true(test_bit(NAPI_STATE_SCHED, &napi->state));
-	assert_int_equal(READ_ONCE(napi->thread->__state), TASK_INTERRUPTIBLE);
+	assert_napi_state_set(napi, NAPI_STATE_SCHED);
+	assert_task_state(napi->thread, TASK_INTERRUPTIBLE);
 	assert_no_warn();
 }
 
@@ -164,7 +164,7 @@ static void v23_long_repoll_reports_rcu_qs(void **state)
 }
 
 /*
- * V27 / seed 002: the device refires as fast as the thread drains it, a
+ * V27 / seed-yield: the device refires as fast as the thread drains it, a
  * work item is pinned to the thread's CPU.  Returns the number of poll
  * loop exits the thread made before the work item ran.
  */
@@ -210,7 +210,7 @@ static unsigned int v27_run(unsigned long *resched)
 
 #if defined(NAPITEST_VARIANT_seed_yield) || defined(CONFIG_PREEMPT_RT)
 /*
- * V27 (seed 002 fix): every exit of napi_threaded_poll_loop() reaches
+ * V27 (the seed-yield fix): every exit of napi_threaded_poll_loop() reaches
  * cond_resched(), so the work item runs after the first exit.  Under
  * PREEMPT_RT (rt-rps) preemption at local_bh_enable() gives the same
  * result without the fix.
@@ -228,7 +228,7 @@ static void v27_threaded_poll_yields_on_every_exit(void **state)
 }
 #else
 /*
- * V27 (seed 002, unfixed loop): under PREEMPT_NONE the loop reaches
+ * V27 (without the seed-yield fix): under PREEMPT_NONE the loop reaches
  * cond_resched() only when it repolls; a poll that completes breaks out
  * first and napi_thread_wait() returns without scheduling because
  * SCHED_THREADED is already set again.  The work item pinned to that CPU

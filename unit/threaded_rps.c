@@ -153,13 +153,13 @@ static void v12_threaded_poll_rps_enqueue_no_local_raise(void **state)
 	assert_int_equal(dev_raises_in_poll, 0);
 	assert_false(dev_net_rx_pending_in_poll);
 	/* Nor later in the thread: no NET_RX on CPU 0 at all. */
-	assert_int_equal(sim_count(0, net_rx_raises) - raises0, 0);
-	assert_int_equal(sim_count(0, softirq_runs) - runs0, 0);
+	assert_cpu_count_delta(0, net_rx_raises, raises0, 0);
+	assert_cpu_count_delta(0, softirq_runs, runs0, 0);
 	assert_false(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
 
 	/* And the packets still reach CPU 1. */
 	sim_run_all(10000);
-	assert_int_equal(sim_count(1, skbs_delivered), FLOOD);
+	assert_cpu_count(1, skbs_delivered, FLOOD);
 	assert_int_equal(sim_skbs_outstanding(), 0);
 	assert_no_warn();
 }
@@ -220,11 +220,11 @@ static void v13_threaded_poll_sends_rps_ipis(void **state)
 
 	/* The remote packets are processed, on CPU 1. */
 	sim_run_all(10000);
-	assert_int_equal(sim_count(1, ipis) - ipis1, THREADS_ON ? 0 : 1);
-	assert_int_equal(sim_count(1, skbs_delivered), FLOOD);
-	assert_int_equal(sim_count(0, skbs_delivered), 0);
+	assert_cpu_count_delta(1, ipis, ipis1, THREADS_ON ? 0 : 1);
+	assert_cpu_count(1, skbs_delivered, FLOOD);
+	assert_cpu_count(0, skbs_delivered, 0);
 	assert_int_equal(sim_skbs_outstanding(), 0);
-	assert_int_equal(sim_count(0, softirq_runs) - runs0, 0);
+	assert_cpu_count_delta(0, softirq_runs, runs0, 0);
 	assert_no_warn();
 }
 
@@ -317,14 +317,14 @@ static void v26_defer_kick_locks(void)
 	assert_int_equal(sd->input_pkt_queue.lock.acquisitions - acq, 1);
 	assert_int_equal(sd->input_pkt_queue.lock.owner, -1);
 	assert_true(sim_lockdep_class_used(SKB_QUEUE_LOCK, "any"));
-	assert_true(test_bit(NAPI_STATE_SCHED_THREADED, &sd->backlog.state));
+	assert_napi_state_set(&sd->backlog, NAPI_STATE_SCHED_THREADED);
 
 	acq = sd->input_pkt_queue.lock.acquisitions;
 	sim_run_all(1000);
 	print_message("  V26 backlog_napi/1: input_pkt_queue lock of cpu1 taken %lu time(s)\n",
 		      sd->input_pkt_queue.lock.acquisitions - acq);
 	assert_true(sd->input_pkt_queue.lock.acquisitions > acq);
-	assert_int_equal(sim_count(1, skbs_freed), n);
+	assert_cpu_count(1, skbs_freed, n);
 }
 
 /*
@@ -350,7 +350,7 @@ static void v26_process_backlog_locks(void)
 	sim_run_all(1000);
 	print_message("  V26 process_backlog: input_pkt_queue lock of cpu0 taken %lu time(s)\n",
 		      sd->input_pkt_queue.lock.acquisitions - acq);
-	assert_int_equal(sim_count(0, skbs_delivered), 1);
+	assert_cpu_count(0, skbs_delivered, 1);
 	assert_int_equal(sd->input_pkt_queue.lock.acquisitions - acq, 2);
 	assert_int_equal(sd->input_pkt_queue.lock.owner, -1);
 }

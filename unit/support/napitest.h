@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include <kernel_prelude.h>
+#include <sim/watch.h>
 #include "extracted/present.h"
 #ifdef NAPITEST_SINGLE_TU
 /*
@@ -30,6 +31,16 @@
  */
 #include "extracted/all.c"
 #endif
+
+/*
+ * stdout line-buffered, as on a terminal: cmocka prints results there and
+ * messages on stderr, and a reader of the captured output (CTest's, then
+ * tools/verdict) gets them in order and in whole lines.
+ */
+static void __attribute__((constructor)) napitest_line_buffered(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+}
 
 /* The configuration under test (CMake passes these; see unit/README.md). */
 #ifndef NAPITEST_BACKLOG_THREADS
@@ -47,10 +58,41 @@
 				 #name, EXTRACTED_TREE);		\
 	} while (0)
 
+/*
+ * What the assertion helpers (below) describe by name: each CPU's backlog
+ * NAPI state, defer_list and counters, watched from boot (sim/watch.h).
+ */
+static inline void napitest_watch_cpus(unsigned int nr_cpus)
+{
+	unsigned int cpu;
+
+	sim_watch_reset(EXTRACTED_TREE);
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		struct softnet_data *sd = &per_cpu(softnet_data, cpu);
+		struct sim_counters *c = &sim_cpus[cpu].cnt;
+
+		sim_watch(&sd->backlog.state, sizeof(sd->backlog.state),
+			  "backlog of CPU %u", cpu);
+		sim_watch(&sd->defer_list, sizeof(sd->defer_list),
+			  "sd->defer_list on CPU %u", cpu);
+		sim_watch(&c->ipis, sizeof(c->ipis), "IPIs to CPU %u", cpu);
+		sim_watch(&c->net_rx_raises, sizeof(c->net_rx_raises),
+			  "NET_RX raises on CPU %u", cpu);
+		sim_watch(&c->raises_in_smp_call, sizeof(c->raises_in_smp_call),
+			  "softirq raises from SMP-call context on CPU %u", cpu);
+		sim_watch(&c->wakeups, sizeof(c->wakeups),
+			  "wakeups on CPU %u", cpu);
+		sim_watch(&c->csd_run, sizeof(c->csd_run),
+			  "csd callbacks run on CPU %u", cpu);
+		sim_watch(&c->warns, sizeof(c->warns), "WARNs on CPU %u", cpu);
+	}
+}
+
 /* Boot the simulated machine: the kernel command line, then net_dev_init(). */
 static inline void napitest_boot(unsigned int nr_cpus)
 {
 	sim_reset(nr_cpus);
+	napitest_watch_cpus(nr_cpus);
 #if EXTRACTED_HAVE_setup_backlog_napi_threads && !defined(CONFIG_PREEMPT_RT)
 	if (NAPITEST_BACKLOG_THREADS)
 		setup_backlog_napi_threads(NULL);	/* thread_backlog_napi */
@@ -71,6 +113,8 @@ static inline void napitest_napi_init(struct napi_struct *n,
 	n->poll = poll;
 	n->weight = 64;
 	n->dev = dev;
+	if (!sim_watch_of(&n->state))
+		sim_watch(&n->state, sizeof(n->state), "NAPI of %s", dev->name);
 }
 
 /*
@@ -137,6 +181,216 @@ static inline void napitest_report(void)
 	if (sim_last_pr_warn[0])
 		print_message("  last pr_warn: %s", sim_last_pr_warn);
 }
+
+/*
+ * Assertions in kernel terms: a failure names the state by name, the CPU,
+ * and where the tree last changed it (sim/watch.h), e.g.
+ *   NAPI_STATE_THREADED clear on backlog of CPU 1, expected set (state:
+ *   none; last changed on CPU 1 after net/core/dev.c:6144, before
+ *   net/core/dev.c:6160)
+ * never a bare "0 != 0x1".
+ */
+static inline const char *napitest_state_bit_name(int bit)
+{
+	switch (bit) {
+	case NAPI_STATE_SCHED:		return "NAPI_STATE_SCHED";
+	case NAPI_STATE_MISSED:		return "NAPI_STATE_MISSED";
+	case NAPI_STATE_DISABLE:	return "NAPI_STATE_DISABLE";
+	case NAPI_STATE_NPSVC:		return "NAPI_STATE_NPSVC";
+	case NAPI_STATE_LISTED:		return "NAPI_STATE_LISTED";
+	case NAPI_STATE_NO_BUSY_POLL:	return "NAPI_STATE_NO_BUSY_POLL";
+	case NAPI_STATE_IN_BUSY_POLL:	return "NAPI_STATE_IN_BUSY_POLL";
+	case NAPI_STATE_PREFER_BUSY_POLL: return "NAPI_STATE_PREFER_BUSY_POLL";
+	case NAPI_STATE_THREADED:	return "NAPI_STATE_THREADED";
+	case NAPI_STATE_SCHED_THREADED:	return "NAPI_STATE_SCHED_THREADED";
+	}
+	return "NAPI_STATE_?";
+}
+
+/* "SCHED|THREADED", or "none". */
+static inline const char *napitest_state_names(unsigned long state, char *buf,
+					       size_t len)
+{
+	size_t n = 0;
+	int bit;
+
+	buf[0] = '\0';
+	for (bit = 0; bit < BITS_PER_LONG && n < len; bit++)
+		if (state & BIT(bit))
+			n += snprintf(buf + n, len - n, "%s%s", n ? "|" : "",
+				      napitest_state_bit_name(bit) +
+				      strlen("NAPI_STATE_"));
+	if (!n)
+		snprintf(buf, len, "none");
+	return buf;
+}
+
+/* How a test names a NAPI: what the watch calls it. */
+static inline const char *napitest_napi_name(const struct napi_struct *napi,
+					     char *buf, size_t len)
+{
+	const struct sim_watch *w = sim_watch_of(&napi->state);
+
+	if (w)
+		return w->what;
+	snprintf(buf, len, "NAPI %p", (const void *)napi);
+	return buf;
+}
+
+static inline void napitest_assert_state_bit(const struct napi_struct *napi,
+					     int bit, bool expect,
+					     const char *file, int line)
+{
+	char names[160], name[48], where[200];
+	unsigned long state = READ_ONCE(napi->state);
+
+	if (!!(state & BIT(bit)) == expect)
+		return;
+	print_error("ERROR: %s %s on %s, expected %s (state: %s; %s)\n",
+		    napitest_state_bit_name(bit), expect ? "clear" : "set",
+		    napitest_napi_name(napi, name, sizeof(name)),
+		    expect ? "set" : "clear",
+		    napitest_state_names(state, names, sizeof(names)),
+		    sim_watch_describe(&napi->state, where, sizeof(where)));
+	_fail(file, line);
+}
+
+/* The bit (NAPI_STATE_SCHED...) of napi's state is set / clear. */
+#define assert_napi_state_set(napi, bit)				\
+	napitest_assert_state_bit(napi, bit, true, __FILE__, __LINE__)
+#define assert_napi_state_clear(napi, bit)				\
+	napitest_assert_state_bit(napi, bit, false, __FILE__, __LINE__)
+#define assert_napi_state(napi, bit, expect)				\
+	napitest_assert_state_bit(napi, bit, !!(expect), __FILE__, __LINE__)
+
+static inline void napitest_assert_defer_list(int cpu, bool empty,
+					      const char *file, int line)
+{
+	struct softnet_data *sd = &per_cpu(softnet_data, cpu);
+	char where[200];
+
+	if (!READ_ONCE(sd->defer_list) == empty)
+		return;
+	print_error("ERROR: sd->defer_list %s on CPU %d (defer_count %d; %s)\n",
+		    empty ? "not empty" : "empty", cpu,
+		    (int)READ_ONCE(sd->defer_count),
+		    sim_watch_describe(&sd->defer_list, where, sizeof(where)));
+	_fail(file, line);
+}
+
+#define assert_defer_list_empty(cpu)					\
+	napitest_assert_defer_list(cpu, true, __FILE__, __LINE__)
+#define assert_defer_list_not_empty(cpu)				\
+	napitest_assert_defer_list(cpu, false, __FILE__, __LINE__)
+
+/* What a simulator counter counts, for one that is not watched. */
+static inline const char *napitest_counter_name(const char *field)
+{
+	if (!strcmp(field, "skbs_delivered"))
+		return "packets handed to the stack";
+	if (!strcmp(field, "skbs_freed"))
+		return "packets freed";
+	if (!strcmp(field, "softirq_runs"))
+		return "softirq loop runs";
+	if (!strcmp(field, "rcu_qs"))
+		return "RCU quiescent states reported";
+	if (!strcmp(field, "pr_warn_once"))
+		return "pr_warn_once() lines";
+	if (!strcmp(field, "cond_resched"))
+		return "cond_resched() calls";
+	return field;
+}
+
+/*
+ * A CPU's simulator counter (struct sim_counters: ipis, net_rx_raises,
+ * wakeups, csd_run, raises_in_smp_call, warns, ...) went from base to
+ * base + expect:
+ *   1 IPIs to CPU 1 in this step, expected 0 (last changed on CPU 0 after
+ *   net/core/dev.c:4851, before net/core/dev.c:4862)
+ */
+static inline void napitest_assert_count(int cpu, const unsigned long *field,
+					 const char *name, unsigned long base,
+					 unsigned long expect, bool delta,
+					 const char *file, int line)
+{
+	const struct sim_watch *w;
+	char where[200];
+
+	if (*field - base == expect)
+		return;
+	sim_watch_sync();
+	w = sim_watch_of(field);
+	if (w)
+		print_error("ERROR: %lu %s%s, expected %lu (%s)\n", *field - base,
+			    w->what, delta ? " in this step" : "", expect,
+			    sim_watch_describe(field, where, sizeof(where)));
+	else
+		print_error("ERROR: %lu %s on CPU %d%s, expected %lu\n", *field - base,
+			    napitest_counter_name(name), cpu,
+			    delta ? " in this step" : "", expect);
+	_fail(file, line);
+}
+
+#define assert_cpu_count(cpu, field, expect)				\
+	napitest_assert_count(cpu, &sim_cpus[cpu].cnt.field, #field, 0,	\
+			      (unsigned long)(expect), false, __FILE__,	\
+			      __LINE__)
+/* The counter grew by expect since it read base. */
+#define assert_cpu_count_delta(cpu, field, base, expect)		\
+	napitest_assert_count(cpu, &sim_cpus[cpu].cnt.field, #field,	\
+			      (unsigned long)(base), (unsigned long)(expect), \
+			      true, __FILE__, __LINE__)
+
+static inline const char *napitest_task_state_name(unsigned int state)
+{
+	switch (state) {
+	case TASK_RUNNING:		return "TASK_RUNNING";
+	case TASK_INTERRUPTIBLE:	return "TASK_INTERRUPTIBLE";
+	case TASK_PARKED:		return "TASK_PARKED";
+	}
+	return "TASK_?";
+}
+
+static inline void napitest_assert_task_state(const struct task_struct *t,
+					      unsigned int expect,
+					      const char *file, int line)
+{
+	unsigned int state = READ_ONCE(t->__state);
+
+	if (state == expect)
+		return;
+	print_error("ERROR: %s (CPU %d) is %s, expected %s\n", t->comm, t->cpu,
+		    napitest_task_state_name(state),
+		    napitest_task_state_name(expect));
+	_fail(file, line);
+}
+
+/* A kthread's __state (TASK_RUNNING, TASK_INTERRUPTIBLE, TASK_PARKED). */
+#define assert_task_state(t, expect)					\
+	napitest_assert_task_state(t, expect, __FILE__, __LINE__)
+
+static inline void napitest_assert_poll_list(int cpu, bool empty,
+					     const char *file, int line)
+{
+	struct softnet_data *sd = &per_cpu(softnet_data, cpu);
+	char name[48];
+
+	if (list_empty(&sd->poll_list) == empty)
+		return;
+	if (empty)
+		print_error("ERROR: sd->poll_list of CPU %d not empty: %s on it\n", cpu,
+			    napitest_napi_name(list_first_entry(&sd->poll_list,
+						struct napi_struct, poll_list),
+					       name, sizeof(name)));
+	else
+		print_error("ERROR: sd->poll_list of CPU %d empty\n", cpu);
+	_fail(file, line);
+}
+
+#define assert_poll_list_empty(cpu)					\
+	napitest_assert_poll_list(cpu, true, __FILE__, __LINE__)
+#define assert_poll_list_not_empty(cpu)				\
+	napitest_assert_poll_list(cpu, false, __FILE__, __LINE__)
 
 #define assert_no_warn()						\
 	do {								\

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * V29, V30, seed 004 ("netpoll: Optimize skb refilling on critical path",
+ * V29, V30, the seed-netpoll patch ("netpoll: Optimize skb refilling on critical path",
  * on 6.1's single global skb pool): find_skb(), refill_skbs(),
  * refill_skbs_work_handler(), __netpoll_setup() and __netpoll_cleanup()
  * are the tree's own (net/core/netpoll.c), struct netpoll is the tree's

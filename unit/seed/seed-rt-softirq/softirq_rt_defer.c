@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * V28, seed 003 (CONFIG_RT_SOFTIRQ_OPTIMIZATION): with an RT task current,
+ * V28, the seed-rt-softirq patch (CONFIG_RT_SOFTIRQ_OPTIMIZATION): with an RT task current,
  * the tree's own handle_softirqs() (via __do_softirq(), extracted from
  * kernel/softirq.c) leaves NET_TX, NET_RX, BLOCK and IRQ_POLL pending and
  * wakes ksoftirqd; the other vectors still run; no pending bit is lost.
