@@ -53,8 +53,14 @@ ONOFF = $(if $(filter 1,$(1)),ON,OFF)
 .PHONY: series-check identity-check
 .PHONY: hunk-matrix mutants verdicts
 
+# CTest's summary, then the per-invariant summary (tools/verdict) read from
+# CTest's JUnit file; the exit status is CTest's.
 check: build
-	@cd $(BUILD_DIR) && ctest --output-on-failure -j$(JOBS) $(LABEL_ARG) $(CTEST_ARGS)
+	@cd $(BUILD_DIR) && rc=0; \
+	ctest --output-on-failure -j$(JOBS) $(LABEL_ARG) $(CTEST_ARGS) \
+		--output-junit ctest-junit.xml --test-output-size-passed 65536 \
+		|| rc=$$?; \
+	'$(CURDIR)/tools/verdict' . ctest-junit.xml; exit $$rc
 
 build: configure
 	@cmake --build $(BUILD_DIR) -j$(JOBS) -- --quiet

@@ -1,0 +1,214 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Tests of the tooling behind make check's verdict: the hunk locator, the
+catalogue and guard-table parsers, the CTest JUnit and cmocka parsers
+(over recorded output) and the per-invariant summary.
+
+Run: python3 -m unittest discover -s tools/tests (CTest: tooling:verdict).
+"""
+
+import io
+import os
+import sys
+import tempfile
+import unittest
+from contextlib import redirect_stdout
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOOLS = os.path.dirname(HERE)
+DATA = os.path.join(HERE, "data")
+
+import hunks  # noqa: E402
+import invariants  # noqa: E402
+import testresults  # noqa: E402
+
+PRE = """\
+static int complete(struct thing *t)
+{
+    bool again = true;
+    if (queue_empty(t)) {
+        /* only this CPU owns t */
+        list_del(&t->node);
+        t->state = 0;
+        again = false;
+    }
+    return again;
+}
+
+static void other(struct thing *t)
+{
+    t->state &= FLAG_KEEP;
+}
+
+static void teardown(struct thing *t)
+{
+    stop_timer(t);
+    put_ref(t);
+    drain(t);
+    if (t->old_guard)
+        release_guard(t);
+    wake_waiters(t);
+    free_thing(t);
+    return;
+}
+""".replace("    ", "\t")
+
+
+def post(text):
+    return (text.replace("\t\tt->state = 0;", "\t\tt->state &= FLAG_KEEP;")
+            .replace("\tif (t->old_guard)\n\t\trelease_guard(t);\n", ""))
+
+
+class Locator(unittest.TestCase):
+    def locate(self, text):
+        series = os.path.join(DATA, "series", "series")
+        with tempfile.TemporaryDirectory() as tree:
+            with open(os.path.join(tree, "demo.c"), "w") as f:
+                f.write(text)
+            return hunks.locate(tree, hunks.series_hunks(series))
+
+    def test_parse(self):
+        hs = hunks.series_hunks(os.path.join(DATA, "series", "series"))
+        self.assertEqual([h.id for h in hs], ["1.1", "1.2"])
+        self.assertEqual(hs[0].subject, "demo: keep the flag on completion "
+                         "and drop the old guard")
+        self.assertEqual(hs[1].path, "demo.c")
+
+    def test_present_with_context_drift(self):
+        text = "/* moved down */\n\n" + post(PRE).replace(
+            "list_del(&t->node);", "list_del_init(&t->node);\n\t\tcount(t);")
+        self.assertEqual(self.locate(text), {"1.1": "present",
+                                             "1.2": "present"})
+
+    def test_missing(self):
+        # The other function holds the new line: context places the hunk.
+        self.assertEqual(self.locate(PRE), {"1.1": "missing",
+                                            "1.2": "missing"})
+
+    def test_one_hunk_dropped(self):
+        text = post(PRE).replace("\t\tt->state &= FLAG_KEEP;\n\t\tagain",
+                                 "\t\tt->state = 0;\n\t\tagain")
+        self.assertEqual(self.locate(text), {"1.1": "missing",
+                                             "1.2": "present"})
+
+    def test_modified(self):
+        text = post(PRE).replace("\t\tt->state &= FLAG_KEEP;\n\t\tagain",
+                                 "\t\tt->state &= FLAG_OTHER;\n\t\tagain")
+        self.assertEqual(self.locate(text)["1.1"], "modified")
+
+    def test_file_missing(self):
+        with tempfile.TemporaryDirectory() as tree:
+            st = hunks.locate(tree, hunks.series_hunks(
+                os.path.join(DATA, "series", "series")))
+        self.assertEqual(st, {"1.1": "missing", "1.2": "missing"})
+
+    def test_real_series_parses(self):
+        hs = hunks.series_hunks()
+        self.assertIn("14.8", [h.id for h in hs])
+        h = [h for h in hs if h.id == "14.8"][0]
+        self.assertIn("napi->state &= NAPIF_STATE_THREADED;", h.image("+"))
+        self.assertIn("napi->state = 0;", h.image("-"))
+        self.assertTrue(h.subject.startswith("net: Allow to use SMP threads"))
+
+
+class Catalogue(unittest.TestCase):
+    def test_every_invariant_has_statement_and_hunks(self):
+        invs = invariants.load()
+        self.assertEqual(invs[0].id, "V1")
+        for inv in invs:
+            self.assertTrue(inv.statement, inv.id)
+            self.assertTrue(inv.guards, inv.id)
+        v22 = [i for i in invs if i.id == "V22"][0]
+        self.assertEqual(v22.hunks(), ["14.6", "14.7", "14.11"])
+
+    def test_invariant_of(self):
+        invs = invariants.load()
+        self.assertEqual(invariants.invariant_of("v18_x"), "V18")
+        self.assertEqual(invariants.invariant_of(
+            "explore_e_cpu_dead_vs_enqueue", invs), "V19")
+        self.assertIsNone(invariants.invariant_of("helper"))
+
+    def test_bad_row(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".md") as f:
+            f.write("| " + " | ".join(invariants.COLUMNS) + " |\n"
+                    "|---|\n| V1 | only two |\n")
+            f.flush()
+            with self.assertRaises(ValueError):
+                invariants.load(f.name)
+
+    def test_guards(self):
+        gs = invariants.load_guards()
+        g = {x.hunk: x for x in gs}
+        self.assertIn("V18", g["14.8"].invariants)
+        self.assertEqual(g["14.8"].on_patched, "present")
+
+
+class Results(unittest.TestCase):
+    def test_cmocka_failure(self):
+        with open(os.path.join(DATA, "cmocka-v18-fails.txt")) as f:
+            cases = testresults.parse_cmocka(f.read())
+        st = {c.name: c.status for c in cases}
+        self.assertEqual(st["v20_backlog_poll_list_initialised"], "passed")
+        self.assertEqual(st["v18_backlog_completion_keeps_threaded"],
+                         "failed")
+        c = [c for c in cases if c.status == "failed"][0]
+        self.assertTrue(c.messages[0].startswith(
+            "NAPI_STATE_THREADED clear on backlog of CPU 1, expected set"))
+        self.assertTrue(c.where.endswith("unit/backlog_threads.c:200"))
+
+    def test_cmocka_crash(self):
+        text = ("[ RUN      ] v26_a\n[       OK ] v26_a\n[ RUN      ] v26_b\n"
+                "kernel BUG at net/core/dev.c:240: unlock (CPU 0, seed 0)\n")
+        cases = testresults.parse_cmocka(text)
+        self.assertEqual([c.status for c in cases], ["passed", "running"])
+        self.assertIn("kernel BUG", cases[1].output[0])
+
+    def test_junit(self):
+        ts = testresults.parse_ctest_junit(
+            os.path.join(DATA, "ctest-junit.xml"))
+        st = {t.name: t.status for t in ts}
+        self.assertEqual(st["backlog_threads:rt-rps"], "failed")
+        self.assertEqual(st["rename:rt-rps"], "passed")
+        self.assertEqual(st["threaded_rps:rps"], "notrun")
+        bt = [t for t in ts if t.name == "backlog_threads:rt-rps"][0]
+        self.assertIn("[ RUN      ] v18_backlog_completion_keeps_threaded",
+                      bt.output)
+
+
+class Summary(unittest.TestCase):
+    def run_verdict(self):
+        import importlib.machinery
+        import importlib.util
+        loader = importlib.machinery.SourceFileLoader(
+            "verdict", os.path.join(TOOLS, "verdict"))
+        spec = importlib.util.spec_from_loader("verdict", loader)
+        v = importlib.util.module_from_spec(spec)
+        loader.exec_module(v)
+        with tempfile.TemporaryDirectory() as build:
+            with open(os.path.join(build, "CMakeCache.txt"), "w") as f:
+                f.write("KSRC:PATH=/nonexistent/tree\n")
+            out = io.StringIO()
+            sys.argv = ["verdict", build, os.path.join(DATA,
+                                                       "ctest-junit.xml")]
+            with redirect_stdout(out):
+                rc = v.main()
+        return rc, out.getvalue()
+
+    def test_lines(self):
+        rc, out = self.run_verdict()
+        self.assertEqual(rc, 0)
+        lines = out.splitlines()
+        v18 = [x for x in lines if x.startswith("  V18 ")][0]
+        self.assertEqual(v18.split()[1:6], ["FAIL", "n/a", "-", "-", "pass"])
+        self.assertIn("process_backlog() completion", v18)
+        v4 = [x for x in lines if x.startswith("  V4 ")][0]
+        self.assertEqual(v4.split()[1], "pass")
+        # A binary CTest could not start fails every case it has.
+        v13 = [x for x in lines if x.startswith("  V13 ")][0]
+        self.assertEqual(v13.split()[2], "FAIL")
+        text = "\n".join(lines)
+        self.assertIn("NAPI_STATE_THREADED clear on backlog of CPU 1", text)
+        self.assertIn("patch 14 hunk 8", text)
+
+
+if __name__ == "__main__":
+    unittest.main()
