@@ -7,7 +7,7 @@ owns one fixed tree path and one build directory, so the framework's build
 (CMake + ninja, extraction by kernel-src/extract.py) only recompiles what the
 edit changed; the worker rewrites only the files whose content differs.
 
-Nothing here writes into /work/main except build/hunk-matrix/ (reports);
+Nothing here writes into the checkout except build/hunk-matrix/ (reports);
 trees, build directories and ccache live under the scratch directory.
 """
 

@@ -6,7 +6,7 @@
  * no load balancing or migration, priorities are "RT before normal, FIFO
  * within a class", and with SIM_PREEMPT_NONE/VOLUNTARY a task only leaves
  * the CPU in schedule() or cond_resched(), which is what makes the
- * starvation of seed 002 observable.
+ * starvation the seed-yield patch fixes observable.
  */
 #ifndef SHIM_LINUX_SCHED_H
 #define SHIM_LINUX_SCHED_H

@@ -2,7 +2,7 @@
 /*
  * Stands for include/linux/workqueue.h.  Work items run on the kworker
  * task of the CPU they are queued on (schedule_work_on()), so a CPU that
- * never schedules never runs them: the starvation of seed 002.
+ * never schedules never runs them: the starvation the seed-yield patch fixes.
  */
 #ifndef SHIM_LINUX_WORKQUEUE_H
 #define SHIM_LINUX_WORKQUEUE_H
