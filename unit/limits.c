@@ -93,7 +93,7 @@ static void v32_backlog_full_drops_next_packet(void **state)
 	assert_dropped(skb, SKB_DROP_REASON_CPU_BACKLOG);
 
 	sim_run_all(10000);
-	assert_int_equal(sim_count(cpu, skbs_delivered), MAX_BACKLOG + 1);
+	assert_cpu_count(cpu, skbs_delivered, MAX_BACKLOG + 1);
 	assert_int_equal(sim_skbs_outstanding(), 0);
 	assert_no_warn();
 }
@@ -161,11 +161,11 @@ static void v33_defer_list_full_frees_locally(void **state)
 	assert_int_equal(skb->freed_on_cpu, 0);
 	assert_string_equal(skb->freed_by, "__kfree_skb");
 	assert_int_equal(READ_ONCE(sd->defer_count), DEFER_MAX);
-	assert_int_equal(sim_count(0, skbs_freed), 1);
-	assert_int_equal(sim_count(1, skbs_freed), 0);
+	assert_cpu_count(0, skbs_freed, 1);
+	assert_cpu_count(1, skbs_freed, 0);
 
 	sim_run_all(10000);
-	assert_int_equal(sim_count(1, skbs_freed), DEFER_MAX);
+	assert_cpu_count(1, skbs_freed, DEFER_MAX);
 	assert_null(READ_ONCE(sd->defer_list));
 	assert_int_equal(sim_skbs_outstanding(), 0);
 	assert_no_warn();
