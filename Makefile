@@ -3,7 +3,10 @@
 # Thin wrapper: the work is done by kernel-src/ (trees, extraction), CMake
 # (build), CTest (run), lcov (coverage) and kunit.py (KUnit).
 #
-#   make check                    the default tree (patched)
+#   make check                    the default tree (patched): every suite in
+#                                 every configuration, explorer at bound 2
+#   make check-all                also the expensive checks (CTest label
+#                                 expensive: base, bad-input, explore-deep)
 #   make check KSRC=/path/linux   that tree, as it is (never written to)
 #   make check TREE=base          another prepared variant (see kernel-src/)
 #   make check SANITIZE=1         with ASan + UBSan
@@ -17,6 +20,8 @@
 #   make hunk-matrix              leave out each hunk of the series, run the suites
 #   make mutants [SEED=N]         mutation score of the manifest's functions
 #   make verdicts                 verdicts on the cover letter's claims
+#   make determinism-check        explorer + a hunk-matrix slice, quiet and
+#                                 under load: identical results
 
 TREE ?= patched
 BUILD ?= build
@@ -33,9 +38,15 @@ VARIANT ?= $(if $(KSRC),,$(TREE))
 SEEDS ?= seed-rt-softirq seed-netpoll
 SEED_LIST := $(if $(KSRC),,$(if $(filter patched,$(TREE)),$(SEEDS)))
 
+# A relative KSRC is taken from the directory make was invoked from, also
+# with make -C (the shell's PWD); sub-makes inherit that directory.
+NAPITEST_INVOKED_FROM ?= $(if $(filter /%,$(PWD)),$(PWD),$(CURDIR))
+export NAPITEST_INVOKED_FROM
+KSRC_ABS := $(if $(KSRC),$(abspath $(if $(filter /%,$(KSRC)),$(KSRC),$(NAPITEST_INVOKED_FROM)/$(KSRC))))
+
 ifdef KSRC
   # One build directory per tree path.
-  TREE_ID := ksrc-$(shell printf '%s' '$(abspath $(KSRC))' | sha256sum | cut -c1-12)
+  TREE_ID := ksrc-$(shell printf '%s' '$(KSRC_ABS)' | sha256sum | cut -c1-12)
 else
   TREE_ID := $(TREE)
 endif
@@ -46,33 +57,60 @@ ifeq ($(COVERAGE),1)
   TREE_ID := $(TREE_ID)-cov
 endif
 BUILD_DIR := $(BUILD)/$(TREE_ID)
-LABEL_ARG := $(if $(LABEL),-L '$(LABEL)')
 ONOFF = $(if $(filter 1,$(1)),ON,OFF)
 
-.PHONY: check build configure tree clean help coverage results kunit explore
-.PHONY: series-check identity-check
-.PHONY: hunk-matrix mutants verdicts
+# CTest labels (CMakeLists.txt): make check runs all but the expensive
+# checks, make check-all everything; LABEL= picks a label.  With KSRC, the
+# framework's self-tests (label self) run after the verdict on the tree and
+# do not count in it.
+EXPENSIVE := expensive
+VERDICT_ARGS := $(if $(LABEL),-L '$(LABEL)',$(if $(KSRC),-LE '$(EXPENSIVE)|self',-LE '$(EXPENSIVE)'))
+
+.PHONY: check check-all build configure tree clean help coverage results kunit
+.PHONY: explore series-check identity-check determinism-check
+.PHONY: hunk-matrix mutants verdicts FORCE
 
 # CTest's summary, then the per-invariant summary (tools/verdict) read from
-# CTest's JUnit file; the exit status is CTest's.
-check: build
-	@cd $(BUILD_DIR) && rc=0; \
-	ctest --output-on-failure -j$(JOBS) $(LABEL_ARG) $(CTEST_ARGS) \
+# CTest's JUnit file; the exit status is CTest's.  With KSRC, the
+# framework's self-tests run after the verdict on the tree.
+RUN_CTEST = cd $(BUILD_DIR) && rc=0; \
+	ctest --output-on-failure -j$(JOBS) $(1) $(CTEST_ARGS) \
 		--output-junit ctest-junit.xml --test-output-size-passed 65536 \
 		|| rc=$$?; \
-	'$(CURDIR)/tools/verdict' . ctest-junit.xml; exit $$rc
+	'$(CURDIR)/tools/verdict' . ctest-junit.xml
+SELF_TESTS = echo "Framework self-tests (not part of the verdict on $(KSRC_ABS)):"; \
+	ctest -Q -j$(JOBS) -L self -LE '$(EXPENSIVE)' $(CTEST_ARGS) || \
+	{ ctest --output-on-failure -L self -LE '$(EXPENSIVE)' $(CTEST_ARGS); rc=1; }
+
+check: build
+	@$(call RUN_CTEST,$(VERDICT_ARGS)); \
+	$(if $(KSRC),$(if $(LABEL),,$(SELF_TESTS);)) exit $$rc
+
+check-all: build
+	@$(call RUN_CTEST,); exit $$rc
 
 build: configure
 	@cmake --build $(BUILD_DIR) -j$(JOBS) -- --quiet
 
 # Resolve (and, for a variant, prepare) the tree, then configure only if the
-# build directory does not exist yet or was configured differently.
-configure:
+# build directory does not exist yet or was configured differently.  A stamp
+# per configuration key skips all of it when nothing it reads changed (the
+# trees it names still exist; ninja itself follows the tree's files).
+CONF_KEY := $(KSRC_ABS)|$(TREE)|$(VARIANT)|$(SEED_LIST)|$(SANITIZE)|$(COVERAGE)
+CONF_STAMP := $(BUILD_DIR)/.configured-$(shell printf '%s' '$(CONF_KEY)' | sha256sum | cut -c1-12)
+CONF_TREES := $(if $(wildcard $(CONF_STAMP)),$(file < $(CONF_STAMP)))
+CONF_GONE := $(strip $(foreach t,$(CONF_TREES),$(if $(wildcard $(t)/Makefile),,$(t))))
+CONF_INPUTS := Makefile $(wildcard kernel-src/prepare-tree kernel-src/resolve-tree \
+	kernel-src/trees.conf kernel-src/patches/* kernel-src/patches/*/*)
+
+configure: $(CONF_STAMP)
+
+$(CONF_STAMP): $(CONF_INPUTS) $(if $(CONF_GONE),FORCE)
 	@set -e; \
-	tree=$$(kernel-src/resolve-tree '$(KSRC)' '$(TREE)'); \
-	seeds=; for s in $(SEED_LIST); do \
+	tree=$$(kernel-src/resolve-tree '$(KSRC_ABS)' '$(TREE)'); \
+	trees=$$tree; seeds=; for s in $(SEED_LIST); do \
 		p=$$(kernel-src/prepare-tree $$s); \
-		seeds="$${seeds:+$$seeds;}$$s=$$p"; \
+		seeds="$${seeds:+$$seeds;}$$s=$$p"; trees="$$trees $$p"; \
 	done; \
 	c=$(BUILD_DIR)/CMakeCache.txt; \
 	if ! grep -qx "KSRC:PATH=$$tree" $$c 2>/dev/null || \
@@ -83,14 +121,17 @@ configure:
 			-DNAPITEST_SEED_TREES="$$seeds" \
 			-DNAPITEST_SANITIZE=$(call ONOFF,$(SANITIZE)) \
 			-DNAPITEST_COVERAGE=$(call ONOFF,$(COVERAGE)) >/dev/null; \
-	fi
+	fi; \
+	rm -f $(BUILD_DIR)/.configured-*; echo "$$trees" >$@
+
+FORCE:
 
 # Coverage: a gcov build of the whole matrix, its counters reset, the
 # userspace suites run, then lcov/genhtml and the summary (coverage/).
 coverage:
 	@$(MAKE) --no-print-directory build COVERAGE=1
 	@coverage/run '$(BUILD)/$(patsubst %-cov,%,$(TREE_ID))-cov' \
-		"$$(kernel-src/resolve-tree '$(KSRC)' '$(TREE)')" \
+		"$$(kernel-src/resolve-tree '$(KSRC_ABS)' '$(TREE)')" \
 		'$(if $(KSRC),,$(if $(filter patched,$(TREE)),$$(kernel-src/prepare-tree base)))'
 
 # The interleaving explorer's scenarios (unit/explore_*.c) only.
@@ -103,7 +144,7 @@ results: build
 # KUnit under UML, then the differential check: the same scenarios'
 # observables from the kernel and from the simulator (tools/differential).
 kunit: build
-	@kunit/run $(if $(KSRC),KSRC='$(KSRC)') >$(BUILD_DIR)/kunit.log 2>&1; \
+	@kunit/run $(if $(KSRC),KSRC='$(KSRC_ABS)') >$(BUILD_DIR)/kunit.log 2>&1; \
 		rc=$$?; cat $(BUILD_DIR)/kunit.log; [ $$rc = 0 ] || exit $$rc; \
 		tools/differential $(BUILD_DIR)/kunit.log \
 			$(BUILD_DIR)/differential-norps-threads
@@ -129,11 +170,16 @@ mutants:
 verdicts:
 	@hunk-matrix/verdicts.py
 
+# The explorer's scenarios and a slice of the hunk matrix, run quietly and
+# under CPU load the check makes itself: the results must be identical.
+determinism-check: build
+	@tools/determinism-check $(BUILD_DIR)
+
 tree:
-	@kernel-src/resolve-tree '$(KSRC)' '$(TREE)'
+	@kernel-src/resolve-tree '$(KSRC_ABS)' '$(TREE)'
 
 clean:
 	rm -rf $(BUILD)
 
 help:
-	@sed -n '3,18p' Makefile
+	@sed -n '3,24p' Makefile

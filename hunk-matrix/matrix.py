@@ -17,12 +17,20 @@ Then, mechanically:
   * same definitions in another order -> equivalent (code motion);
   * equal after renaming the identifiers H renames -> equivalent (rename);
   * otherwise build + run the suites, config by config (rt-rps first), suite
-    by suite (the suite that killed most so far first), stopping at the
-    first failing test that passes on the patched tree (--full: run all).
+    by suite (a fixed order: cheap suites first, the explorer last),
+    stopping at the first failing test that passes on the patched tree
+    (--full: run all).
 Equivalent hunks must be listed in hunk-matrix/equivalent.md and vice versa.
 
-Exit status: 1 if a non-equivalent hunk survives (they are listed), 2 if
-equivalent.md disagrees with the mechanical check, 0 otherwise.
+Every verdict is counted, never timed: a variant that hangs the simulation
+fails by the simulator's step-counted watchdog.  A suite binary still
+running after HM_HANG_GUARD seconds (default 60, some 50 times the slowest
+quiet run) is a "hang (wall-clock guard)": not a kill, not a pass, not an
+equivalence.
+
+Exit status: 1 if a non-equivalent hunk survives (they are listed), 3 if a
+hunk's result is a hang of the wall-clock guard, 2 if equivalent.md
+disagrees with the mechanical check, 0 otherwise.
 """
 
 import argparse
@@ -531,10 +539,6 @@ def main():
                                           gen=gen)
         with rc_lock:
             memo[key] = (res, killers, detail)
-        # A prefix baseline that itself fails a test everywhere is not a
-        # kill; "(no build)" baselines mean: all of that binary's failures
-        # are excluded.
-        order.credit(killers)
         return res, killers, detail
 
     def same_objects(w, h):
@@ -603,12 +607,14 @@ def main():
     # Equivalent.md cross-check.
     listed = load_equivalent_md()
     eq = {h.id for h in hunks if h.result == "equivalent"}
+    hangs = [h for h in hunks if h.result == "hang"]
     problems = []
     if not args.only:
         for i in sorted(eq - set(listed)):
             problems.append(f"{i}: mechanically equivalent, not listed in "
                             "hunk-matrix/equivalent.md")
-        for i in sorted(set(listed) - eq):
+        # A hang says nothing either way: reported as such below.
+        for i in sorted(set(listed) - eq - {h.id for h in hangs}):
             problems.append(f"{i}: listed in hunk-matrix/equivalent.md but "
                             "not mechanically equivalent")
 
@@ -623,6 +629,12 @@ def main():
         for h in survivors:
             H.log(f"  {h.id} {h.patch} {h.func}")
         return 1
+    if hangs:
+        H.log("HANG (wall-clock guard; no verdict: rerun on a quieter "
+              "machine or raise HM_HANG_GUARD):")
+        for h in hangs:
+            H.log(f"  {h.id} {h.patch} {h.func}: {h.detail}")
+        return 3
     return 2 if problems else 0
 
 def write_guards(hunks, patched, args):
@@ -689,7 +701,7 @@ def write_reports(hunks, timing, base_fail, listed, problems, args):
           "",
           "| result | hunks |", "|---|---|"]
     for r in ("killed", "killed-build", "survived", "equivalent",
-              "untestable", "entangled-unrevertible"):
+              "untestable", "entangled-unrevertible", "hang"):
         md.append(f"| {r} | {counts.get(r, 0)} |")
     md.append(f"| (of which entangled: later patches need the hunk) | {ent} |")
     md.append(f"| total | {len(hunks)} |")
@@ -708,6 +720,8 @@ def write_reports(hunks, timing, base_fail, listed, problems, args):
         kill = short(h.killers)
         if h.result == "equivalent":
             kill = getattr(h, "equiv", "")
+        elif h.result == "hang":
+            kill = h.detail.replace("|", "/")
         elif h.result == "killed-build":
             kill = "build: " + h.detail.replace("|", "/")[:100]
             if getattr(h, "group", ""):
@@ -716,7 +730,8 @@ def write_reports(hunks, timing, base_fail, listed, problems, args):
         md.append(f"| {h.id} | {h.patch[:4]} {h.path} | "
                   f"{h.func.replace('|', '/')} | {res} | {kill} |")
     surv = [h for h in hunks if h.result in ("survived", "untestable",
-                                             "entangled-unrevertible")]
+                                             "entangled-unrevertible",
+                                             "hang")]
     if surv:
         md += ["", "## Hunks no test guards", ""]
         for h in surv:

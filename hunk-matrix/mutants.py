@@ -151,7 +151,6 @@ def evaluate(mutants, jobs, first_worker, base_files, log=True):
                                           order)
         m.result = "stillborn" if res == "killed-build" else res
         m.killers, m.detail = killers, detail
-        order.credit(killers)
         if log:
             H.log(f"  {m.func:28} {m.path}:{m.line:<5} {m.op:10} "
                   f"{m.result:9} {time.time() - t:4.1f}s "
@@ -194,6 +193,8 @@ def main():
           f"{sum(m.result == 'killed' for m in chosen)} killed, "
           f"{len(surv)} survived, "
           f"{sum(m.result == 'stillborn' for m in chosen)} stillborn, "
+          f"{sum(m.result == 'hang' for m in chosen)} hang (wall-clock "
+          "guard; not scored), "
           f"{elapsed:.0f} s; report hunk-matrix/mutants.md")
     return 0
 

@@ -179,6 +179,10 @@ static void explore_expect_none(const struct explore_scenario *s)
 			 "(NAPITEST_SCHEDULE='%s/%s')", s->name, r.violations,
 			 r.schedules, r.first_violation, s->name,
 			 r.first_schedule);
+	if (!r.complete)
+		fail_msg("%s: INCOMPLETE: the bounded search was not exhausted "
+			 "within its schedule budget (raise max_schedules); "
+			 "an incomplete search is not a pass", s->name);
 }
 
 /*

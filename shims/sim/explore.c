@@ -50,7 +50,8 @@ int sim_explore_active;
 
 struct exp_thread {
 	const struct explore_actor *a;
-	ucontext_t ctx;
+	struct sim_fiber fib;
+	void *fake_stack;		/* AddressSanitizer's, while switched out */
 	void *stack;
 	const void *bottom;		/* the stack it was on when it yielded */
 	size_t size;
@@ -97,7 +98,8 @@ struct exp_event {
 static const struct explore_scenario *scn;
 static struct exp_thread thr[EXPLORE_MAX_THREADS];
 static int cur = -1;			/* running program, -1: the explorer */
-static ucontext_t main_ctx;
+static struct sim_fiber main_fib;	/* the explorer's side */
+static void *main_fake_stack;
 static const void *main_bottom;
 static size_t main_size;
 static bool irq_done[EXPLORE_MAX_IRQS];
@@ -159,8 +161,7 @@ static bool irq_can_arrive(const struct explore_actor *irq,
 
 static void yield_to_explorer(const char *file, int line)
 {
-	struct exp_thread *t = &thr[cur];
-	void *fake = NULL;
+	struct exp_thread *const t = &thr[cur];
 
 	t->file = file;
 	t->line = line;
@@ -169,9 +170,9 @@ static void yield_to_explorer(const char *file, int line)
 		t->tree_line = line;
 	}
 	t->saved_cpu = sim_cur_cpu;
-	fiber_start(&fake, main_bottom, main_size);
-	swapcontext(&t->ctx, &main_ctx);
-	fiber_finish(fake, &main_bottom, &main_size);
+	fiber_start(&t->fake_stack, main_bottom, main_size);
+	sim_fiber_switch(&t->fib, &main_fib);
+	fiber_finish(t->fake_stack, &main_bottom, &main_size);
 	/* The explorer chose this program again (cur was set by it). */
 	sim_cur_cpu = t->saved_cpu;
 	t->label = NULL;
@@ -335,7 +336,7 @@ static void thread_entry(unsigned int hi, unsigned int lo)
 	t->file = "(end)";
 	t->line = 0;
 	fiber_start(NULL, main_bottom, main_size);
-	setcontext(&main_ctx);
+	sim_fiber_exit(&main_fib);
 }
 
 /* ---- The explorer's side ---- */
@@ -440,8 +441,7 @@ static bool step_preempts(const struct exp_step *s, int o)
 static void resume(int o)
 {
 	int t = opt_thread(o);
-	struct exp_thread *th = &thr[t];
-	void *fake = NULL;
+	struct exp_thread *const th = &thr[t];
 
 	if (o >= EXPLORE_MAX_THREADS) {
 		irq_done[o - EXPLORE_MAX_THREADS] = true;
@@ -449,9 +449,9 @@ static void resume(int o)
 	}
 	cur = t;
 	sim_cur_cpu = th->file ? th->saved_cpu : th->a->cpu;
-	fiber_start(&fake, th->bottom, th->size);
-	swapcontext(&main_ctx, &th->ctx);
-	fiber_finish(fake, &th->bottom, &th->size);
+	fiber_start(&main_fake_stack, th->bottom, th->size);
+	sim_fiber_switch(&main_fib, &th->fib);
+	fiber_finish(main_fake_stack, &th->bottom, &th->size);
 	cur = -1;
 }
 
@@ -500,12 +500,8 @@ static void execute(void)
 		reset_thread(t);
 		if (!t->stack)
 			t->stack = malloc(EXP_STACK);
-		getcontext(&t->ctx);
-		t->ctx.uc_stack.ss_sp = t->stack;
-		t->ctx.uc_stack.ss_size = EXP_STACK;
-		t->ctx.uc_link = NULL;
-		makecontext(&t->ctx, (void (*)(void))thread_entry, 2,
-			    (unsigned int)(addr >> 32), (unsigned int)addr);
+		sim_fiber_make(&t->fib, t->stack, EXP_STACK, thread_entry,
+			       (unsigned int)(addr >> 32), (unsigned int)addr);
 		t->bottom = t->stack;
 		t->size = EXP_STACK;
 	}
@@ -812,11 +808,12 @@ void explore_on_bug(void)
 	print_counterexample(stderr);
 }
 
-static double now(void)
+/* CPU time of the process: printed for information, never a budget. */
+static double cpu_seconds(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
@@ -863,10 +860,9 @@ static void record(struct explore_result *r)
 void explore_run(const struct explore_scenario *s, struct explore_result *r)
 {
 	const char *env = getenv("NAPITEST_SCHEDULE"), *only;
-	double t0 = now();
+	double t0 = cpu_seconds();
 	unsigned int walks = s->random_walks, nwalks;
-	unsigned long max_schedules;
-	double max_seconds;
+	unsigned long max_schedules, seed;
 	bool all;
 
 	memset(r, 0, sizeof(*r));
@@ -883,10 +879,15 @@ void explore_run(const struct explore_scenario *s, struct explore_result *r)
 	      atoi(getenv("NAPITEST_EXPLORE_POR")) != 0;
 	por_skipped = 0;
 	max_schedules = s->max_schedules ? s->max_schedules : 200000;
-	max_seconds = getenv("NAPITEST_EXPLORE_SECONDS") ?
-		atof(getenv("NAPITEST_EXPLORE_SECONDS")) : 20.0;
-	rng = getenv("NAPITEST_EXPLORE_SEED") ?
+	if (getenv("NAPITEST_EXPLORE_SCHEDULES"))
+		max_schedules = strtoul(getenv("NAPITEST_EXPLORE_SCHEDULES"),
+					NULL, 0);
+	if (getenv("NAPITEST_EXPLORE_SECONDS"))
+		printf("  %s: NAPITEST_EXPLORE_SECONDS is ignored: budgets are counted "
+		       "in schedules (NAPITEST_EXPLORE_SCHEDULES)\n", s->name);
+	seed = getenv("NAPITEST_EXPLORE_SEED") ?
 		strtoul(getenv("NAPITEST_EXPLORE_SEED"), NULL, 0) : 1;
+	rng = seed;
 	random_mode = false;
 
 	only = getenv("NAPITEST_EXPLORE_ONLY");
@@ -931,32 +932,37 @@ void explore_run(const struct explore_scenario *s, struct explore_result *r)
 		/* One counterexample is enough unless all are wanted. */
 		if (r->violations && !all)
 			break;
-		if (r->schedules >= max_schedules || now() - t0 > max_seconds)
-			break;
 		if (!backtrack()) {
 			r->complete = 1;
 			break;
 		}
+		/* The budget: a count, so the verdict is the same at any load. */
+		if (r->schedules >= max_schedules)
+			break;
 	}
 	random_mode = true;
 	nwalks = 0;
-	while (walks-- && !(r->violations && !all) && now() - t0 <= max_seconds) {
+	while (walks-- && !(r->violations && !all)) {
 		prefix_len = 0;
 		execute();
 		record(r);
 		nwalks++;
 	}
 	random_mode = false;
-	r->seconds = now() - t0;
-	printf("  %s: bound %u, %lu schedules%s + %u random walks, %lu steps "
-	       "(%lu stack-local points skipped), %.2f s, %.0f schedules/s, "
-	       "%lu violating\n",
+	r->seconds = cpu_seconds() - t0;
+	printf("  %s: bound %u, %lu schedules%s + %u random walks (seed %lu), "
+	       "%lu steps (%lu stack-local points skipped), %lu violating "
+	       "[%.2f s CPU]\n",
 	       s->name, bound, r->schedules - nwalks,
 	       r->complete ? " (exhaustive)" :
 	       r->violations && !all ? " (stopped at the first counterexample)" :
-	       " (cut off: NAPITEST_EXPLORE_SECONDS or schedule limit)",
-	       nwalks, r->steps, por_skipped, r->seconds,
-	       r->seconds > 0 ? r->schedules / r->seconds : 0.0, r->violations);
+	       " (INCOMPLETE: schedule budget reached)",
+	       nwalks, seed, r->steps, por_skipped, r->violations, r->seconds);
+	if (!r->complete && !r->violations)
+		printf("  %s: INCOMPLETE: the bounded search was not exhausted "
+		       "within %lu schedules (max_schedules, "
+		       "NAPITEST_EXPLORE_SCHEDULES): not a pass\n",
+		       s->name, max_schedules);
 }
 
 #ifdef SIM_EXPLORE_OUT_OF_LINE

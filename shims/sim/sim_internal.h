@@ -2,6 +2,9 @@
 #ifndef SHIM_SIM_INTERNAL_H
 #define SHIM_SIM_INTERNAL_H
 
+#include <setjmp.h>
+#include <ucontext.h>
+
 /*
  * Between the simulator's files only.  Each line names the file that
  * defines it (shims/sim/, at the path of the kernel file it stands for).
@@ -44,6 +47,65 @@ void sim_skb_reset(void);
 #else
 #define fiber_start(save, bottom, size)	((void)(save), (void)(bottom), (void)(size))
 #define fiber_finish(save, bottom, size) ((void)(save), (void)(bottom), (void)(size))
+#endif
+
+/*
+ * A coroutine of the simulator (a task, an explorer's program, or the side
+ * that runs them).  Switches use _setjmp()/_longjmp(), which do not save
+ * the signal mask (swapcontext() and setcontext() make a system call for
+ * it); makecontext() only starts a fiber.  Under AddressSanitizer, whose
+ * longjmp interceptor unpoisons the whole stack at every jump (a
+ * sigaltstack() and more per switch), they stay swapcontext(); the
+ * fiber_start()/fiber_finish() annotations are the caller's either way.
+ */
+struct sim_fiber {
+	ucontext_t uc;
+	jmp_buf jb;
+	bool started;
+};
+
+/* Prepare f to run fn(hi, lo) on the stack given. */
+static inline void sim_fiber_make(struct sim_fiber *f, void *stack, size_t size,
+				  void (*fn)(unsigned int, unsigned int),
+				  unsigned int hi, unsigned int lo)
+{
+	static ucontext_t template;
+	static bool got;
+
+	/* getcontext() saves the signal mask: once, not per fiber. */
+	if (!got) {
+		getcontext(&template);
+		got = true;
+	}
+	f->uc = template;
+	f->uc.uc_stack.ss_sp = stack;
+	f->uc.uc_stack.ss_size = size;
+	f->uc.uc_link = NULL;
+	makecontext(&f->uc, (void (*)(void))fn, 2, hi, lo);
+	f->started = false;
+}
+
+/*
+ * Save the running fiber in from and run to; returns when something
+ * switches back to from.  A macro: _setjmp() must be called in the frame
+ * that is resumed.
+ */
+#ifdef __SANITIZE_ADDRESS__
+#define sim_fiber_switch(from, to) swapcontext(&(from)->uc, &(to)->uc)
+#define sim_fiber_exit(to) setcontext(&(to)->uc)
+#else
+#define sim_fiber_switch(from, to)					\
+	do {								\
+		if (!_setjmp((from)->jb)) {				\
+			(from)->started = true;				\
+			if ((to)->started)				\
+				_longjmp((to)->jb, 1);			\
+			(to)->started = true;				\
+			setcontext(&(to)->uc);				\
+		}							\
+	} while (0)
+/* The running fiber ends: run to, which switched to it. */
+#define sim_fiber_exit(to) _longjmp((to)->jb, 1)
 #endif
 
 #endif

@@ -170,14 +170,19 @@ struct explore_scenario {
 	const char *(*invariant)(void);
 	unsigned int bound;		/* preemption bound (0: default 2) */
 	unsigned int random_walks;	/* in addition to the bounded DFS */
-	unsigned long max_schedules;	/* 0: 200000 */
+	/*
+	 * The budget of the bounded search, in schedules (0: 200000).  A
+	 * search not exhausted within it leaves complete at 0: the caller
+	 * fails (INCOMPLETE), it never passes.
+	 */
+	unsigned long max_schedules;
 };
 
 struct explore_result {
 	unsigned long schedules;
 	unsigned long steps;
 	unsigned long violations;
-	double seconds;
+	double seconds;			/* CPU time: printed, never a budget */
 	int complete;			/* the bounded DFS was exhausted */
 	char first_schedule[512];	/* replay string of the first counterexample */
 	char first_violation[256];
@@ -194,9 +199,14 @@ struct explore_result {
  *   NAPITEST_EXPLORE_POR=0      keep the points on stack-local data
  *   NAPITEST_EXPLORE_BOUND=N    preemption bound
  *   NAPITEST_EXPLORE_WALKS=N    random walks, NAPITEST_EXPLORE_SEED=S
- *   NAPITEST_EXPLORE_SECONDS=T  time budget per scenario (default 20)
+ *                               (default 1; printed)
+ *   NAPITEST_EXPLORE_SCHEDULES=N  the schedule budget (max_schedules)
  *   NAPITEST_EXPLORE_ALL=1      do not stop at the first counterexample
- * Prints the figures and the first counterexample (per CPU, step by step).
+ * Every budget is a count (schedules, walks, steps), never a time: the same
+ * inputs give the same verdict at any load.  Prints the figures (schedule
+ * counts, then the CPU time in brackets, for information) and the first
+ * counterexample (per CPU, step by step); a search cut off by the budget is
+ * printed INCOMPLETE.
  */
 void explore_run(const struct explore_scenario *s, struct explore_result *r);
 

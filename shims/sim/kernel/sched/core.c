@@ -22,7 +22,8 @@
 #define MAX_TASKS	64
 
 struct sim_coroutine {
-	ucontext_t uc;
+	struct sim_fiber fib;
+	void *fake_stack;	/* AddressSanitizer's, while switched out */
 	void *stack;
 };
 
@@ -30,7 +31,8 @@ static struct task_struct *tasks[MAX_TASKS];
 static unsigned int nr_tasks;
 static struct task_struct idle_tasks[NR_CPUS];
 static struct list_head runqueue[NR_CPUS];
-static ucontext_t sched_ctx[NR_CPUS];
+static struct sim_fiber sched_fib[NR_CPUS];
+static void *sched_fake_stack[NR_CPUS];
 /* Per CPU: under the explorer each CPU's scheduler runs on its own stack. */
 static const void *sched_stack_bottom[NR_CPUS];
 static size_t sched_stack_size[NR_CPUS];
@@ -97,7 +99,7 @@ static void task_entry(unsigned int hi, unsigned int lo)
 	WRITE_ONCE(p->__state, TASK_DEAD);
 	dequeue(p);
 	fiber_start(NULL, sched_stack_bottom[p->cpu], sched_stack_size[p->cpu]);
-	setcontext(&sched_ctx[p->cpu]);
+	sim_fiber_exit(&sched_fib[p->cpu]);
 }
 
 struct task_struct *sim_task_create(int (*fn)(void *), void *data, int cpu,
@@ -113,12 +115,8 @@ struct task_struct *sim_task_create(int (*fn)(void *), void *data, int cpu,
 	co->stack = malloc(STACK_SIZE);
 	if (!co->stack)
 		sim_bug(__FILE__, __LINE__, "out of memory");
-	getcontext(&co->uc);
-	co->uc.uc_stack.ss_sp = co->stack;
-	co->uc.uc_stack.ss_size = STACK_SIZE;
-	co->uc.uc_link = NULL;
-	makecontext(&co->uc, (void (*)(void))task_entry, 2,
-		    (unsigned int)(addr >> 32), (unsigned int)addr);
+	sim_fiber_make(&co->fib, co->stack, STACK_SIZE, task_entry,
+		       (unsigned int)(addr >> 32), (unsigned int)addr);
 	va_start(ap, fmt);
 	vsnprintf(p->comm, sizeof(p->comm), fmt, ap);
 	va_end(ap);
@@ -189,15 +187,14 @@ static struct task_struct *pick_next(int cpu, struct task_struct *prev)
 /* Run task p on its CPU until it gives the CPU back. */
 static void run_task(struct task_struct *p)
 {
-	struct sim_coroutine *co = p->ctx;
+	struct sim_coroutine *const co = p->ctx;
 	struct sim_cpu *c = &sim_cpus[p->cpu];
-	void *fake = NULL;
 
 	c->curr = p;
 	p->switches++;
-	fiber_start(&fake, co->stack, STACK_SIZE);
-	swapcontext(&sched_ctx[p->cpu], &co->uc);
-	fiber_finish(fake, NULL, NULL);
+	fiber_start(&sched_fake_stack[p->cpu], co->stack, STACK_SIZE);
+	sim_fiber_switch(&sched_fib[p->cpu], &co->fib);
+	fiber_finish(sched_fake_stack[p->cpu], NULL, NULL);
 	c = &sim_cpus[p->cpu];
 	c->curr = c->idle;
 	/* A task still runnable goes to the back of the queue. */
@@ -261,13 +258,14 @@ unsigned long sim_run_all(unsigned long max_switches)
 
 static void switch_to_scheduler(void)
 {
-	struct task_struct *p = current;
-	struct sim_coroutine *co = p->ctx;
-	void *fake = NULL;
+	struct task_struct *const p = current;
+	struct sim_coroutine *const co = p->ctx;
 
-	fiber_start(&fake, sched_stack_bottom[p->cpu], sched_stack_size[p->cpu]);
-	swapcontext(&co->uc, &sched_ctx[p->cpu]);
-	fiber_finish(fake, &sched_stack_bottom[p->cpu], &sched_stack_size[p->cpu]);
+	fiber_start(&co->fake_stack, sched_stack_bottom[p->cpu],
+		    sched_stack_size[p->cpu]);
+	sim_fiber_switch(&co->fib, &sched_fib[p->cpu]);
+	fiber_finish(co->fake_stack, &sched_stack_bottom[p->cpu],
+		     &sched_stack_size[p->cpu]);
 }
 
 /*
