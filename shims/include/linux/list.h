@@ -24,34 +24,58 @@ static inline void INIT_LIST_HEAD(struct list_head *list)
 	WRITE_ONCE(list->prev, list);
 }
 
-void sim_record_warn(const char *file, int line, const char *cond);
+void sim_report(const char *file, int line, const char *fmt, ...)
+	__attribute__((__format__(printf, 3, 4)));
 
 /*
  * CONFIG_DEBUG_LIST's __list_add_valid() and __list_del_entry_valid()
  * (lib/list_debug.c): a NULL or corrupted neighbourhood, a node added next
  * to itself (a double add: it is still on the list) or a node deleted
- * twice WARNs and the operation is skipped, as CHECK_DATA_CORRUPTION()
- * does without CONFIG_BUG_ON_DATA_CORRUPTION.
+ * twice is reported in lib/list_debug.c's words (a WARN, at the list
+ * operation's call site: the tree's line in extracted code) and the
+ * operation is skipped, as CHECK_DATA_CORRUPTION() does without
+ * CONFIG_BUG_ON_DATA_CORRUPTION.  The operations are macros so that the
+ * call site is known.
  */
+#define SIM_LIST_CORRUPTION(file, line, fmt, ...)			\
+	sim_report(file, line, fmt "\nWARNING: at %s:%d\n", ##__VA_ARGS__, \
+		   file, line)
+
 static inline int __list_add_valid(struct list_head *new,
 				   struct list_head *prev,
-				   struct list_head *next)
+				   struct list_head *next,
+				   const char *file, int line)
 {
-	if (!prev || !next || next->prev != prev || prev->next != next) {
-		sim_record_warn(__FILE__, __LINE__, "list_add corruption");
+	if (!prev || !next) {
+		SIM_LIST_CORRUPTION(file, line, "list_add corruption. %s is NULL.",
+				    prev ? "next" : "prev");
+		return 0;
+	}
+	if (next->prev != prev) {
+		SIM_LIST_CORRUPTION(file, line,
+				    "list_add corruption. next->prev should be prev (%p), but was %p. (next=%p).",
+				    (void *)prev, (void *)next->prev, (void *)next);
+		return 0;
+	}
+	if (prev->next != next) {
+		SIM_LIST_CORRUPTION(file, line,
+				    "list_add corruption. prev->next should be next (%p), but was %p. (prev=%p).",
+				    (void *)next, (void *)prev->next, (void *)prev);
 		return 0;
 	}
 	if (new == prev || new == next) {
-		sim_record_warn(__FILE__, __LINE__, "list_add double add");
+		SIM_LIST_CORRUPTION(file, line,
+				    "list_add double add: new=%p, prev=%p, next=%p.",
+				    (void *)new, (void *)prev, (void *)next);
 		return 0;
 	}
 	return 1;
 }
 
 static inline void __list_add(struct list_head *new, struct list_head *prev,
-			      struct list_head *next)
+			      struct list_head *next, const char *file, int line)
 {
-	if (!__list_add_valid(new, prev, next))
+	if (!__list_add_valid(new, prev, next, file, line))
 		return;
 	next->prev = new;
 	new->next = next;
@@ -59,14 +83,21 @@ static inline void __list_add(struct list_head *new, struct list_head *prev,
 	WRITE_ONCE(prev->next, new);
 }
 
-static inline void list_add(struct list_head *new, struct list_head *head)
+#define list_add(new, head)	__sim_list_add(new, head, __FILE__, __LINE__)
+static inline void __sim_list_add(struct list_head *new,
+				  struct list_head *head,
+				  const char *file, int line)
 {
-	__list_add(new, head, head->next);
+	__list_add(new, head, head->next, file, line);
 }
 
-static inline void list_add_tail(struct list_head *new, struct list_head *head)
+#define list_add_tail(new, head)					\
+	__sim_list_add_tail(new, head, __FILE__, __LINE__)
+static inline void __sim_list_add_tail(struct list_head *new,
+				       struct list_head *head,
+				       const char *file, int line)
 {
-	__list_add(new, head->prev, head);
+	__list_add(new, head->prev, head, file, line);
 }
 
 static inline void __list_del(struct list_head *prev, struct list_head *next)
@@ -75,43 +106,76 @@ static inline void __list_del(struct list_head *prev, struct list_head *next)
 	WRITE_ONCE(prev->next, next);
 }
 
-static inline int __list_del_entry_valid(struct list_head *entry)
+static inline int __list_del_entry_valid(struct list_head *entry,
+					 const char *file, int line)
 {
 	struct list_head *prev = entry->prev, *next = entry->next;
 
-	if (!next || !prev || next == LIST_POISON1 || prev == LIST_POISON2 ||
-	    prev->next != entry || next->prev != entry) {
-		sim_record_warn(__FILE__, __LINE__, "list_del corruption");
+	if (!next || !prev) {
+		SIM_LIST_CORRUPTION(file, line, "list_del corruption, %p->%s is NULL",
+				    (void *)entry, next ? "prev" : "next");
+		return 0;
+	}
+	if (next == LIST_POISON1) {
+		SIM_LIST_CORRUPTION(file, line,
+				    "list_del corruption, %p->next is LIST_POISON1 (%p)",
+				    (void *)entry, LIST_POISON1);
+		return 0;
+	}
+	if (prev == LIST_POISON2) {
+		SIM_LIST_CORRUPTION(file, line,
+				    "list_del corruption, %p->prev is LIST_POISON2 (%p)",
+				    (void *)entry, LIST_POISON2);
+		return 0;
+	}
+	if (prev->next != entry) {
+		SIM_LIST_CORRUPTION(file, line,
+				    "list_del corruption. prev->next should be %p, but was %p. (prev=%p)",
+				    (void *)entry, (void *)prev->next, (void *)prev);
+		return 0;
+	}
+	if (next->prev != entry) {
+		SIM_LIST_CORRUPTION(file, line,
+				    "list_del corruption. next->prev should be %p, but was %p. (next=%p)",
+				    (void *)entry, (void *)next->prev, (void *)next);
 		return 0;
 	}
 	return 1;
 }
 
-static inline void __list_del_entry(struct list_head *entry)
+static inline void __sim_list_del_entry(struct list_head *entry,
+					const char *file, int line)
 {
-	if (!__list_del_entry_valid(entry))
+	if (!__list_del_entry_valid(entry, file, line))
 		return;
 	__list_del(entry->prev, entry->next);
 }
 
-static inline void list_del(struct list_head *entry)
+#define list_del(entry)		__sim_list_del(entry, __FILE__, __LINE__)
+static inline void __sim_list_del(struct list_head *entry, const char *file,
+				  int line)
 {
-	__list_del_entry(entry);
+	__sim_list_del_entry(entry, file, line);
 	entry->next = LIST_POISON1;
 	entry->prev = LIST_POISON2;
 }
 
-static inline void list_del_init(struct list_head *entry)
+#define list_del_init(entry)	__sim_list_del_init(entry, __FILE__, __LINE__)
+static inline void __sim_list_del_init(struct list_head *entry,
+				       const char *file, int line)
 {
-	__list_del_entry(entry);
+	__sim_list_del_entry(entry, file, line);
 	INIT_LIST_HEAD(entry);
 }
 
-static inline void list_move_tail(struct list_head *list,
-				  struct list_head *head)
+#define list_move_tail(list, head)					\
+	__sim_list_move_tail(list, head, __FILE__, __LINE__)
+static inline void __sim_list_move_tail(struct list_head *list,
+					struct list_head *head,
+					const char *file, int line)
 {
-	__list_del_entry(list);
-	list_add_tail(list, head);
+	__sim_list_del_entry(list, file, line);
+	__sim_list_add_tail(list, head, file, line);
 }
 
 static inline int list_empty(const struct list_head *head)

@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Self-tests of the simulator's debug checks (ctest -L sim): each rule
+ * the shims take from the kernel, exercised directly, with the case it
+ * must report and the case it must not.  A rule removed from the shims
+ * fails its test here.
+ *
+ *   might_resched   __might_resched() in cond_resched() and might_sleep()
+ *                   (kernel/sched/core.c, CONFIG_DEBUG_ATOMIC_SLEEP)
+ *   schedule        schedule_debug()'s "scheduling while atomic"
+ *   rtlock          rtlock_might_resched() in RT spin_lock()
+ *                   (kernel/locking/spinlock_rt.c); !RT spin_lock()
+ *                   disables preemption
+ *   rt_bh           RT local_bh_disable() is an RCU reader, migration off
+ *                   (kernel/softirq.c)
+ *   debug_preempt   smp_processor_id(), this_cpu_ptr(), __this_cpu_*()
+ *                   (lib/smp_processor_id.c, CONFIG_DEBUG_PREEMPT)
+ *   lockdep         the lock checker's usage rules, reported at the sites
+ *   list_debug      CONFIG_DEBUG_LIST, reported at the call site
+ *
+ * Each report names the call site: here, this file and the line.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <kernel_prelude.h>
+
+static int site;		/* the line a task's report must name */
+
+static int setup(void **state)
+{
+	(void)state;
+	sim_reset(2);
+	return 0;
+}
+
+/* Run fn as a task on CPU 1: unbound (kthread_run()) or bound to it. */
+static void run_task(int (*fn)(void *), bool bound)
+{
+	struct task_struct *p;
+
+	if (bound)
+		p = kthread_create_on_cpu(fn, NULL, 1, "bound/%u");
+	else
+		p = sim_task_create(fn, NULL, 1, "unbound");
+	wake_up_process(p);
+	sim_run_cpu(1, 100);
+	assert_true(p->exited);
+}
+
+/* Exactly one report, about what, at this file's line site. */
+static void assert_one_report(const char *what)
+{
+	if (sim_total().warns != 1 || !strstr(sim_warns[0].msg, what))
+		fail_msg("expected one report \"%s\", got %lu: %s", what,
+			 sim_total().warns,
+			 sim_nr_warns ? sim_warns[0].msg : "(none)");
+	if (sim_warns[0].line != site ||
+	    !strstr(sim_warns[0].file, "sim_checks.c"))
+		fail_msg("reported at %s:%d, not at sim_checks.c:%d",
+			 sim_warns[0].file, sim_warns[0].line, site);
+}
+
+static void assert_no_report(void)
+{
+	if (sim_total().warns)
+		fail_msg("unexpected report: %s", sim_warns[0].msg);
+}
+
+/* ---- might_resched ---- */
+
+static int resched_in_bh(void *arg)
+{
+	(void)arg;
+	local_bh_disable();
+	site = __LINE__ + 1;
+	cond_resched();
+	local_bh_enable();
+	return 0;
+}
+
+/* In every preemption model: under FULL and RT too (it used to return). */
+static void might_resched_cond_resched_in_bh(void **state)
+{
+	static const enum sim_preempt_model models[] = {
+		SIM_PREEMPT_NONE, SIM_PREEMPT_VOLUNTARY, SIM_PREEMPT_FULL,
+		SIM_PREEMPT_RT,
+	};
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(models); i++) {
+		sim_reset(2);
+		sim_preempt = models[i];
+		run_task(resched_in_bh, false);
+		assert_one_report("BUG: sleeping function called from invalid context at ");
+	}
+}
+
+static int resched_in_rcu(void *arg)
+{
+	(void)arg;
+	rcu_read_lock();
+	site = __LINE__ + 1;
+	cond_resched();
+	rcu_read_unlock();
+	return 0;
+}
+
+/* An RCU reader: preempt_count without PREEMPT_RCU, its depth with it. */
+static void might_resched_cond_resched_in_rcu_reader(void **state)
+{
+	(void)state;
+	sim_preempt = SIM_PREEMPT_NONE;
+	run_task(resched_in_rcu, false);
+	assert_one_report("sleeping function called from invalid context");
+	sim_reset(2);
+	sim_preempt = SIM_PREEMPT_FULL;
+	run_task(resched_in_rcu, false);
+	assert_one_report("sleeping function called from invalid context");
+	assert_non_null(strstr(sim_warns[0].msg, "invalid context"));
+}
+
+static int resched_irqs_off(void *arg)
+{
+	(void)arg;
+	local_irq_disable();
+	site = __LINE__ + 1;
+	might_sleep();
+	local_irq_enable();
+	return 0;
+}
+
+static void might_resched_might_sleep_irqs_off(void **state)
+{
+	(void)state;
+	run_task(resched_irqs_off, false);
+	assert_one_report("sleeping function called from invalid context");
+}
+
+static int resched_clean(void *arg)
+{
+	(void)arg;
+	cond_resched();
+	might_sleep();
+	local_bh_disable();
+	local_bh_enable();
+	cond_resched();
+	return 0;
+}
+
+static void might_resched_clean_task_not_reported(void **state)
+{
+	(void)state;
+	run_task(resched_clean, false);
+	assert_no_report();
+}
+
+/* ---- schedule ---- */
+
+static int schedule_preempt_off(void *arg)
+{
+	(void)arg;
+	preempt_disable();
+	site = __LINE__ + 1;
+	schedule();
+	preempt_enable();
+	return 0;
+}
+
+static void schedule_while_atomic(void **state)
+{
+	(void)state;
+	run_task(schedule_preempt_off, false);
+	assert_one_report("BUG: scheduling while atomic: unbound/");
+}
+
+/* ---- rtlock ---- */
+
+static spinlock_t test_lock = __SPIN_LOCK_UNLOCKED(test_lock);
+
+static int lock_irqs_off(void *arg)
+{
+	unsigned long flags;
+
+	(void)arg;
+	local_irq_save(flags);
+	site = __LINE__ + 1;
+	spin_lock(&test_lock);
+	spin_unlock(&test_lock);
+	local_irq_restore(flags);
+	return 0;
+}
+
+static int lock_preempt_off(void *arg)
+{
+	(void)arg;
+	preempt_disable();
+	site = __LINE__ + 1;
+	spin_lock(&test_lock);
+	spin_unlock(&test_lock);
+	preempt_enable();
+	return 0;
+}
+
+/* RT: an rt spinlock taken with IRQs or preemption off is reported. */
+static void rtlock_irqs_or_preempt_off(void **state)
+{
+	(void)state;
+	run_task(lock_irqs_off, false);
+	if (!IS_ENABLED(CONFIG_PREEMPT_RT)) {
+		assert_no_report();	/* spin_lock_irqsave()'s own shape */
+		return;
+	}
+	assert_one_report("sleeping function called from invalid context");
+	sim_reset(2);
+	run_task(lock_preempt_off, false);
+	assert_one_report("sleeping function called from invalid context");
+}
+
+static void rtlock_in_hardirq(void **state)
+{
+	(void)state;
+	sim_switch_cpu(1);
+	sim_hardirq_enter();
+	site = __LINE__ + 1;
+	spin_lock(&test_lock);
+	spin_unlock(&test_lock);
+	sim_hardirq_exit();
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		assert_one_report("sleeping function called from invalid context");
+	else
+		assert_no_report();
+}
+
+static int lock_in_bh_and_rcu(void *arg)
+{
+	unsigned int count;
+
+	(void)arg;
+	local_bh_disable();
+	rcu_read_lock();
+	count = preempt_count();
+	spin_lock(&test_lock);
+	/* !RT: spin_lock() is preempt_disable(); RT: an RCU reader. */
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		assert_int_equal(rcu_preempt_depth(), 4);
+	else
+		assert_int_equal(preempt_count(), count + 1);
+	spin_unlock(&test_lock);
+	rcu_read_unlock();
+	local_bh_enable();
+	return 0;
+}
+
+/* A spinlock may nest in a BH-disabled section and an RCU reader. */
+static void rtlock_nests_in_bh_and_rcu(void **state)
+{
+	(void)state;
+	run_task(lock_in_bh_and_rcu, false);
+	assert_no_report();
+	assert_int_equal(sim_this()->rcu_read_nesting, 0);
+}
+
+/* ---- rt_bh ---- */
+
+static unsigned int bh_rcu_depth, bh_migration_disabled, bh_preempt_count;
+
+static int bh_state(void *arg)
+{
+	(void)arg;
+	local_bh_disable();
+	bh_rcu_depth = rcu_preempt_depth();
+	bh_migration_disabled = current->migration_disabled;
+	bh_preempt_count = preempt_count();
+	local_bh_enable();
+	assert_int_equal(rcu_preempt_depth(), 0);
+	assert_int_equal(current->migration_disabled, 0);
+	return 0;
+}
+
+/*
+ * RT: softirq_ctrl.lock (a local_lock: migrate_disable() and an rt
+ * spinlock) and rcu_read_lock(); !RT: SOFTIRQ_DISABLE_OFFSET.
+ */
+static void rt_bh_is_rcu_reader_without_migration(void **state)
+{
+	(void)state;
+	run_task(bh_state, false);
+	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
+		assert_int_equal(bh_rcu_depth, 2);
+		assert_int_equal(bh_migration_disabled, 2);
+		assert_int_equal(bh_preempt_count, 0);
+	} else {
+		assert_int_equal(bh_preempt_count, SOFTIRQ_DISABLE_OFFSET);
+		assert_int_equal(bh_migration_disabled, 0);
+	}
+	assert_no_report();
+}
+
+/* ---- debug_preempt ---- */
+
+static DEFINE_PER_CPU(int, pcpu_counter);
+
+static int use_this_cpu_ptr(void *arg)
+{
+	(void)arg;
+	site = __LINE__ + 1;
+	(*this_cpu_ptr(&pcpu_counter))++;
+	return 0;
+}
+
+static void debug_preempt_unbound_kthread_reported(void **state)
+{
+	(void)state;
+	run_task(use_this_cpu_ptr, false);
+	assert_one_report("BUG: using smp_processor_id() in preemptible [00000000] code: unbound/");
+}
+
+static void debug_preempt_bound_kthread_not_reported(void **state)
+{
+	(void)state;
+	run_task(use_this_cpu_ptr, true);
+	assert_no_report();
+}
+
+static int use_this_cpu_ops(void *arg)
+{
+	(void)arg;
+	/* Preempt-safe and raw operations are not checked. */
+	this_cpu_inc(pcpu_counter);
+	(void)this_cpu_read(pcpu_counter);
+	(void)raw_cpu_ptr(&pcpu_counter);
+	(void)raw_smp_processor_id();
+	/* Stable here: migration, preemption or IRQs off. */
+	migrate_disable();
+	(void)smp_processor_id();
+	migrate_enable();
+	preempt_disable();
+	__this_cpu_inc(pcpu_counter);
+	preempt_enable();
+	local_irq_disable();
+	(void)__this_cpu_read(pcpu_counter);
+	local_irq_enable();
+	local_bh_disable();
+	(void)this_cpu_ptr(&pcpu_counter);
+	local_bh_enable();
+	site = __LINE__ + 1;
+	(void)__this_cpu_read(pcpu_counter);
+	return 0;
+}
+
+static void debug_preempt_only_unprotected_use_reported(void **state)
+{
+	(void)state;
+	run_task(use_this_cpu_ops, false);
+	assert_one_report("BUG: using __this_cpu_read() in preemptible [00000000] code: unbound/");
+}
+
+/* ---- lockdep ---- */
+
+static spinlock_t hard_lock = __SPIN_LOCK_UNLOCKED(hard_lock);
+
+/* Taken in hardirq, then with IRQs on: {IN-HARDIRQ-W} -> {HARDIRQ-ON-W}. */
+static void lockdep_hardirq_then_irqs_on(void **state)
+{
+	int first, second;
+
+	(void)state;
+	sim_hardirq_enter();
+	first = __LINE__ + 1;
+	spin_lock(&hard_lock);
+	spin_unlock(&hard_lock);
+	sim_hardirq_exit();
+	second = __LINE__ + 1;
+	spin_lock(&hard_lock);
+	spin_unlock(&hard_lock);
+	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
+		/* RT: a hardirq may not take it at all (rtlock above). */
+		assert_true(sim_lockdep_clean());
+		return;
+	}
+	if (sim_lockdep_clean())
+		fail_msg("no {IN-HARDIRQ-W} -> {HARDIRQ-ON-W} report");
+	{
+		char want[64];
+
+		snprintf(want, sizeof(want), "sim_checks.c:%d", second);
+		assert_non_null(strstr(sim_lockdep_report(), want));
+		snprintf(want, sizeof(want), "sim_checks.c:%d", first);
+		assert_non_null(strstr(sim_lockdep_report(), want));
+	}
+	assert_non_null(strstr(sim_lockdep_report(), "{IN-HARDIRQ-W} -> {HARDIRQ-ON-W}"));
+}
+
+static void lockdep_irqs_off_everywhere_clean(void **state)
+{
+	unsigned long flags;
+
+	(void)state;
+	sim_hardirq_enter();
+	spin_lock(&hard_lock);
+	spin_unlock(&hard_lock);
+	sim_hardirq_exit();
+	spin_lock_irqsave(&hard_lock, flags);
+	spin_unlock_irqrestore(&hard_lock, flags);
+	if (!IS_ENABLED(CONFIG_PREEMPT_RT))
+		assert_true(sim_lockdep_clean());
+}
+
+/* ---- list_debug ---- */
+
+static void list_debug_double_add_reported_at_call_site(void **state)
+{
+	LIST_HEAD(head);
+	struct list_head node;
+
+	(void)state;
+	list_add(&node, &head);
+	site = __LINE__ + 1;
+	list_add(&node, &head);
+	assert_one_report("list_add double add");
+}
+
+static void list_debug_double_del_reported_at_call_site(void **state)
+{
+	LIST_HEAD(head);
+	struct list_head node;
+
+	(void)state;
+	list_add_tail(&node, &head);
+	list_del(&node);
+	site = __LINE__ + 1;
+	list_del(&node);
+	assert_one_report("list_del corruption");
+	assert_non_null(strstr(sim_warns[0].msg, "LIST_POISON1"));
+	assert_true(list_empty(&head));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(might_resched_cond_resched_in_bh, setup),
+		cmocka_unit_test_setup(might_resched_cond_resched_in_rcu_reader, setup),
+		cmocka_unit_test_setup(might_resched_might_sleep_irqs_off, setup),
+		cmocka_unit_test_setup(might_resched_clean_task_not_reported, setup),
+		cmocka_unit_test_setup(schedule_while_atomic, setup),
+		cmocka_unit_test_setup(rtlock_irqs_or_preempt_off, setup),
+		cmocka_unit_test_setup(rtlock_in_hardirq, setup),
+		cmocka_unit_test_setup(rtlock_nests_in_bh_and_rcu, setup),
+		cmocka_unit_test_setup(rt_bh_is_rcu_reader_without_migration, setup),
+		cmocka_unit_test_setup(debug_preempt_unbound_kthread_reported, setup),
+		cmocka_unit_test_setup(debug_preempt_bound_kthread_not_reported, setup),
+		cmocka_unit_test_setup(debug_preempt_only_unprotected_use_reported, setup),
+		cmocka_unit_test_setup(lockdep_hardirq_then_irqs_on, setup),
+		cmocka_unit_test_setup(lockdep_irqs_off_everywhere_clean, setup),
+		cmocka_unit_test_setup(list_debug_double_add_reported_at_call_site, setup),
+		cmocka_unit_test_setup(list_debug_double_del_reported_at_call_site, setup),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
