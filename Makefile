@@ -36,6 +36,9 @@ VARIANT ?= $(if $(KSRC),,$(TREE))
 # (TREE=patched, no KSRC) each seed tree is prepared and its suites run in
 # the same make check; SEEDS= leaves them out.
 SEEDS ?= seed-rt-softirq seed-netpoll
+# kbuild-check (CMakeLists.txt) builds KSRC, or the full tree of TREE; its
+# O= trees and stamps are shared by every build dir under BUILD.
+KBUILD_VARIANT := $(if $(KSRC),,$(TREE))
 SEED_LIST := $(if $(KSRC),,$(if $(filter patched,$(TREE)),$(SEEDS)))
 
 # A relative KSRC is taken from the directory make was invoked from, also
@@ -89,8 +92,10 @@ check: build
 check-all: build
 	@$(call RUN_CTEST,); exit $$rc
 
+# Every configuration that builds is built; one that does not is reported
+# by its CTest case build:<cfg> (tools/build-report), and the others run.
 build: configure
-	@cmake --build $(BUILD_DIR) -j$(JOBS) -- --quiet
+	@tools/build-report build $(BUILD_DIR) $(JOBS)
 
 # Resolve (and, for a variant, prepare) the tree, then configure only if the
 # build directory does not exist yet or was configured differently.  A stamp
@@ -115,8 +120,11 @@ $(CONF_STAMP): $(CONF_INPUTS) $(if $(CONF_GONE),FORCE)
 	c=$(BUILD_DIR)/CMakeCache.txt; \
 	if ! grep -qx "KSRC:PATH=$$tree" $$c 2>/dev/null || \
 	   ! grep -qx "NAPITEST_VARIANT:STRING=$(VARIANT)" $$c || \
-	   ! grep -qxF "NAPITEST_SEED_TREES:STRING=$$seeds" $$c; then \
+	   ! grep -qxF "NAPITEST_SEED_TREES:STRING=$$seeds" $$c || \
+	   ! grep -qx "NAPITEST_KBUILD_VARIANT:STRING=$(KBUILD_VARIANT)" $$c; then \
 		cmake -S . -B $(BUILD_DIR) -G Ninja -DKSRC="$$tree" \
+			-DNAPITEST_KBUILD_VARIANT='$(KBUILD_VARIANT)' \
+			-DNAPITEST_KBUILD_DIR='$(abspath $(BUILD))/kbuild' \
 			-DNAPITEST_VARIANT='$(VARIANT)' \
 			-DNAPITEST_SEED_TREES="$$seeds" \
 			-DNAPITEST_SANITIZE=$(call ONOFF,$(SANITIZE)) \

@@ -59,6 +59,31 @@ static void __attribute__((constructor)) napitest_line_buffered(void)
 	} while (0)
 
 /*
+ * The same for a definition the tree has under some CONFIG_ options only (a
+ * #ifdef of the tree): the support code references it weakly, so that a
+ * configuration whose #ifdef leaves it out still links, and the test that
+ * needs it fails naming it.
+ */
+static inline bool napitest_linked(const void *addr)
+{
+	return addr != NULL;
+}
+
+#define require_linked_definition(name)					\
+	do {								\
+		require_definition(name);				\
+		if (!napitest_linked(&name))				\
+			fail_msg("%s() is not in this tree in this "	\
+				 "configuration (%s): the tree's #if "	\
+				 "around it leaves it out",		\
+				 #name, EXTRACTED_TREE);		\
+	} while (0)
+
+#if EXTRACTED_HAVE_setup_backlog_napi_threads
+int setup_backlog_napi_threads(char *arg) __attribute__((weak));
+#endif
+
+/*
  * What the assertion helpers (below) describe by name: each CPU's backlog
  * NAPI state, defer_list and counters, watched from boot (sim/watch.h).
  */
@@ -94,8 +119,10 @@ static inline void napitest_boot(unsigned int nr_cpus)
 	sim_reset(nr_cpus);
 	napitest_watch_cpus(nr_cpus);
 #if EXTRACTED_HAVE_setup_backlog_napi_threads && !defined(CONFIG_PREEMPT_RT)
-	if (NAPITEST_BACKLOG_THREADS)
+	if (NAPITEST_BACKLOG_THREADS) {
+		require_linked_definition(setup_backlog_napi_threads);
 		setup_backlog_napi_threads(NULL);	/* thread_backlog_napi */
+	}
 #endif
 	assert_int_equal(net_dev_init(), 0);
 	/* Let the per-CPU threads run their setup(). */
