@@ -11,6 +11,7 @@
 
 #include <linux/types.h>
 #include <linux/compiler.h>
+#include <asm/barrier.h>
 
 #define LIST_POISON1	((void *)0x100)
 #define LIST_POISON2	((void *)0x122)
@@ -178,14 +179,161 @@ static inline void __sim_list_move_tail(struct list_head *list,
 	__sim_list_add_tail(list, head, file, line);
 }
 
+#define list_move(list, head)	__sim_list_move(list, head, __FILE__, __LINE__)
+static inline void __sim_list_move(struct list_head *list,
+				   struct list_head *head,
+				   const char *file, int line)
+{
+	__sim_list_del_entry(list, file, line);
+	__sim_list_add(list, head, file, line);
+}
+
+/* net/core/dev.c's per-CPU lists check entry->prev instead of list_empty(). */
+static inline void __list_del_clearprev(struct list_head *entry)
+{
+	__list_del(entry->prev, entry->next);
+	entry->prev = NULL;
+}
+
+static inline void list_replace(struct list_head *old, struct list_head *new)
+{
+	new->next = old->next;
+	new->next->prev = new;
+	new->prev = old->prev;
+	new->prev->next = new;
+}
+
+static inline void list_replace_init(struct list_head *old,
+				     struct list_head *new)
+{
+	list_replace(old, new);
+	INIT_LIST_HEAD(old);
+}
+
+#define list_swap(entry1, entry2)					\
+	__sim_list_swap(entry1, entry2, __FILE__, __LINE__)
+static inline void __sim_list_swap(struct list_head *entry1,
+				   struct list_head *entry2,
+				   const char *file, int line)
+{
+	struct list_head *pos = entry2->prev;
+
+	__sim_list_del(entry2, file, line);
+	list_replace(entry1, entry2);
+	if (pos == entry1)
+		pos = entry2;
+	__sim_list_add(entry1, pos, file, line);
+}
+
+static inline void list_bulk_move_tail(struct list_head *head,
+				       struct list_head *first,
+				       struct list_head *last)
+{
+	first->prev->next = last->next;
+	last->next->prev = first->prev;
+	head->prev->next = first;
+	first->prev = head->prev;
+	last->next = head;
+	head->prev = last;
+}
+
+static inline int list_is_first(const struct list_head *list,
+				const struct list_head *head)
+{
+	return list->prev == head;
+}
+
+static inline int list_is_last(const struct list_head *list,
+			       const struct list_head *head)
+{
+	return list->next == head;
+}
+
+static inline int list_is_head(const struct list_head *list,
+			       const struct list_head *head)
+{
+	return list == head;
+}
+
 static inline int list_empty(const struct list_head *head)
 {
 	return READ_ONCE(head->next) == head;
 }
 
+#define list_del_init_careful(entry)					\
+	__sim_list_del_init_careful(entry, __FILE__, __LINE__)
+static inline void __sim_list_del_init_careful(struct list_head *entry,
+					       const char *file, int line)
+{
+	__sim_list_del_entry(entry, file, line);
+	WRITE_ONCE(entry->prev, entry);
+	smp_store_release(&entry->next, entry);
+}
+
+static inline int list_empty_careful(const struct list_head *head)
+{
+	struct list_head *next = smp_load_acquire(&head->next);
+
+	return list_is_head(next, head) && (next == READ_ONCE(head->prev));
+}
+
+#define list_rotate_left(head)						\
+	__sim_list_rotate_left(head, __FILE__, __LINE__)
+static inline void __sim_list_rotate_left(struct list_head *head,
+					  const char *file, int line)
+{
+	if (!list_empty(head))
+		__sim_list_move_tail(head->next, head, file, line);
+}
+
 static inline int list_is_singular(const struct list_head *head)
 {
 	return !list_empty(head) && (head->next == head->prev);
+}
+
+static inline void __list_cut_position(struct list_head *list,
+				       struct list_head *head,
+				       struct list_head *entry)
+{
+	struct list_head *new_first = entry->next;
+
+	list->next = head->next;
+	list->next->prev = list;
+	list->prev = entry;
+	entry->next = list;
+	head->next = new_first;
+	new_first->prev = head;
+}
+
+static inline void list_cut_position(struct list_head *list,
+				     struct list_head *head,
+				     struct list_head *entry)
+{
+	if (list_empty(head))
+		return;
+	if (list_is_singular(head) && !list_is_head(entry, head) &&
+	    entry != head->next)
+		return;
+	if (list_is_head(entry, head))
+		INIT_LIST_HEAD(list);
+	else
+		__list_cut_position(list, head, entry);
+}
+
+static inline void list_cut_before(struct list_head *list,
+				   struct list_head *head,
+				   struct list_head *entry)
+{
+	if (head->next == entry) {
+		INIT_LIST_HEAD(list);
+		return;
+	}
+	list->next = head->next;
+	list->next->prev = list;
+	list->prev = entry->prev;
+	list->prev->next = list;
+	head->next = entry;
+	entry->prev = head;
 }
 
 static inline void __list_splice(const struct list_head *list,
@@ -236,26 +384,144 @@ static inline void list_splice_tail_init(struct list_head *list,
 #define list_entry(ptr, type, member)	container_of(ptr, type, member)
 #define list_first_entry(ptr, type, member) \
 	list_entry((ptr)->next, type, member)
+#define list_last_entry(ptr, type, member) \
+	list_entry((ptr)->prev, type, member)
 #define list_first_entry_or_null(ptr, type, member) \
 	(!list_empty(ptr) ? list_first_entry(ptr, type, member) : NULL)
 #define list_next_entry(pos, member) \
 	list_entry((pos)->member.next, __typeof__(*(pos)), member)
+#define list_prev_entry(pos, member) \
+	list_entry((pos)->member.prev, __typeof__(*(pos)), member)
+#define list_entry_is_head(pos, head, member)	(&pos->member == (head))
+#define list_prepare_entry(pos, head, member) \
+	((pos) ? : list_entry(head, __typeof__(*pos), member))
 #define list_for_each(pos, head) \
-	for (pos = (head)->next; pos != (head); pos = pos->next)
+	for (pos = (head)->next; !list_is_head(pos, (head)); pos = pos->next)
+#define list_for_each_continue(pos, head) \
+	for (pos = pos->next; !list_is_head(pos, (head)); pos = pos->next)
+#define list_for_each_prev(pos, head) \
+	for (pos = (head)->prev; !list_is_head(pos, (head)); pos = pos->prev)
+#define list_for_each_safe(pos, n, head)				\
+	for (pos = (head)->next, n = pos->next;				\
+	     !list_is_head(pos, (head));				\
+	     pos = n, n = pos->next)
+#define list_for_each_prev_safe(pos, n, head)				\
+	for (pos = (head)->prev, n = pos->prev;				\
+	     !list_is_head(pos, (head));				\
+	     pos = n, n = pos->prev)
 #define list_for_each_entry(pos, head, member)				\
 	for (pos = list_first_entry(head, __typeof__(*pos), member);	\
-	     &pos->member != (head);					\
+	     !list_entry_is_head(pos, head, member);			\
+	     pos = list_next_entry(pos, member))
+#define list_for_each_entry_reverse(pos, head, member)			\
+	for (pos = list_last_entry(head, __typeof__(*pos), member);	\
+	     !list_entry_is_head(pos, head, member);			\
+	     pos = list_prev_entry(pos, member))
+#define list_for_each_entry_continue(pos, head, member)			\
+	for (pos = list_next_entry(pos, member);			\
+	     !list_entry_is_head(pos, head, member);			\
+	     pos = list_next_entry(pos, member))
+#define list_for_each_entry_from(pos, head, member)			\
+	for (; !list_entry_is_head(pos, head, member);			\
 	     pos = list_next_entry(pos, member))
 #define list_for_each_entry_safe(pos, n, head, member)			\
 	for (pos = list_first_entry(head, __typeof__(*pos), member),	\
 	     n = list_next_entry(pos, member);				\
-	     &pos->member != (head);					\
+	     !list_entry_is_head(pos, head, member);			\
 	     pos = n, n = list_next_entry(n, member))
+#define list_for_each_entry_safe_reverse(pos, n, head, member)		\
+	for (pos = list_last_entry(head, __typeof__(*pos), member),	\
+	     n = list_prev_entry(pos, member);				\
+	     !list_entry_is_head(pos, head, member);			\
+	     pos = n, n = list_prev_entry(n, member))
+
+static inline size_t list_count_nodes(struct list_head *head)
+{
+	struct list_head *pos;
+	size_t count = 0;
+
+	list_for_each(pos, head)
+		count++;
+	return count;
+}
+
+/* hlist: the kernel's singly headed lists. */
+#define HLIST_HEAD_INIT		{ .first = NULL }
+#define HLIST_HEAD(name)	struct hlist_head name = { .first = NULL }
+#define INIT_HLIST_HEAD(ptr)	((ptr)->first = NULL)
 
 static inline void INIT_HLIST_NODE(struct hlist_node *h)
 {
 	h->next = NULL;
 	h->pprev = NULL;
 }
+
+static inline int hlist_unhashed(const struct hlist_node *h)
+{
+	return !h->pprev;
+}
+
+static inline int hlist_unhashed_lockless(const struct hlist_node *h)
+{
+	return !READ_ONCE(h->pprev);
+}
+
+static inline int hlist_empty(const struct hlist_head *h)
+{
+	return !READ_ONCE(h->first);
+}
+
+static inline void __hlist_del(struct hlist_node *n)
+{
+	struct hlist_node *next = n->next;
+	struct hlist_node **pprev = n->pprev;
+
+	WRITE_ONCE(*pprev, next);
+	if (next)
+		WRITE_ONCE(next->pprev, pprev);
+}
+
+static inline void hlist_del(struct hlist_node *n)
+{
+	__hlist_del(n);
+	n->next = LIST_POISON1;
+	n->pprev = LIST_POISON2;
+}
+
+static inline void hlist_del_init(struct hlist_node *n)
+{
+	if (!hlist_unhashed(n)) {
+		__hlist_del(n);
+		INIT_HLIST_NODE(n);
+	}
+}
+
+static inline void hlist_add_head(struct hlist_node *n, struct hlist_head *h)
+{
+	struct hlist_node *first = h->first;
+
+	WRITE_ONCE(n->next, first);
+	if (first)
+		WRITE_ONCE(first->pprev, &n->next);
+	WRITE_ONCE(h->first, n);
+	WRITE_ONCE(n->pprev, &h->first);
+}
+
+#define hlist_entry(ptr, type, member)	container_of(ptr, type, member)
+#define hlist_entry_safe(ptr, type, member) \
+	({ __typeof__(ptr) ____ptr = (ptr); \
+	   ____ptr ? hlist_entry(____ptr, type, member) : NULL; })
+#define hlist_for_each(pos, head) \
+	for (pos = (head)->first; pos; pos = pos->next)
+#define hlist_for_each_safe(pos, n, head) \
+	for (pos = (head)->first; pos && ({ n = pos->next; 1; }); pos = n)
+#define hlist_for_each_entry(pos, head, member)				\
+	for (pos = hlist_entry_safe((head)->first, __typeof__(*(pos)), member);\
+	     pos;							\
+	     pos = hlist_entry_safe((pos)->member.next, __typeof__(*(pos)), member))
+#define hlist_for_each_entry_safe(pos, n, head, member)			\
+	for (pos = hlist_entry_safe((head)->first, __typeof__(*pos), member);\
+	     pos && ({ n = pos->member.next; 1; });			\
+	     pos = hlist_entry_safe(n, __typeof__(*pos), member))
 
 #endif

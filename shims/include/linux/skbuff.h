@@ -8,6 +8,8 @@
 #ifndef SHIM_LINUX_SKBUFF_H
 #define SHIM_LINUX_SKBUFF_H
 
+#include <linux/bug.h>
+#include <linux/compiler.h>
 #include <linux/spinlock.h>
 #include <linux/refcount.h>
 
@@ -63,11 +65,85 @@ static inline u32 skb_queue_len(const struct sk_buff_head *list)
 	return list->qlen;
 }
 
+static inline u32 skb_queue_len_lockless(const struct sk_buff_head *list)
+{
+	return READ_ONCE(list->qlen);
+}
+
 static inline int skb_queue_empty(const struct sk_buff_head *list)
 {
 	return list->next == (const struct sk_buff *)list;
 }
 
+static inline bool skb_queue_empty_lockless(const struct sk_buff_head *list)
+{
+	return READ_ONCE(list->next) == (const struct sk_buff *)list;
+}
+
+static inline bool skb_queue_is_last(const struct sk_buff_head *list,
+				     const struct sk_buff *skb)
+{
+	return skb->next == (const struct sk_buff *)list;
+}
+
+static inline bool skb_queue_is_first(const struct sk_buff_head *list,
+				      const struct sk_buff *skb)
+{
+	return skb->prev == (const struct sk_buff *)list;
+}
+
+static inline struct sk_buff *skb_queue_next(const struct sk_buff_head *list,
+					     const struct sk_buff *skb)
+{
+	BUG_ON(skb_queue_is_last(list, skb));
+	return skb->next;
+}
+
+static inline struct sk_buff *skb_queue_prev(const struct sk_buff_head *list,
+					     const struct sk_buff *skb)
+{
+	BUG_ON(skb_queue_is_first(list, skb));
+	return skb->prev;
+}
+
+static inline struct sk_buff *skb_peek(const struct sk_buff_head *list)
+{
+	struct sk_buff *skb = list->next;
+
+	if (skb == (struct sk_buff *)list)
+		skb = NULL;
+	return skb;
+}
+
+static inline struct sk_buff *__skb_peek(const struct sk_buff_head *list)
+{
+	return list->next;
+}
+
+static inline struct sk_buff *skb_peek_next(struct sk_buff *skb,
+					    const struct sk_buff_head *list)
+{
+	struct sk_buff *next = skb->next;
+
+	if (next == (struct sk_buff *)list)
+		next = NULL;
+	return next;
+}
+
+static inline struct sk_buff *skb_peek_tail(const struct sk_buff_head *list)
+{
+	struct sk_buff *skb = READ_ONCE(list->prev);
+
+	if (skb == (struct sk_buff *)list)
+		skb = NULL;
+	return skb;
+}
+
+/*
+ * The list operations below store plainly where the kernel's use
+ * WRITE_ONCE() for lockless readers: the simulator's scheduling points on
+ * queues are the lockless readers' READ_ONCE()s.
+ */
 static inline void __skb_insert(struct sk_buff *newsk, struct sk_buff *prev,
 				struct sk_buff *next, struct sk_buff_head *list)
 {
@@ -78,10 +154,83 @@ static inline void __skb_insert(struct sk_buff *newsk, struct sk_buff *prev,
 	list->qlen++;
 }
 
+static inline void __skb_queue_splice(const struct sk_buff_head *list,
+				      struct sk_buff *prev,
+				      struct sk_buff *next)
+{
+	struct sk_buff *first = list->next;
+	struct sk_buff *last = list->prev;
+
+	first->prev = prev;
+	prev->next = first;
+	last->next = next;
+	next->prev = last;
+}
+
+/* Splice list at the head of head (for stacks). */
+static inline void skb_queue_splice(const struct sk_buff_head *list,
+				    struct sk_buff_head *head)
+{
+	if (!skb_queue_empty(list)) {
+		__skb_queue_splice(list, (struct sk_buff *)head, head->next);
+		head->qlen += list->qlen;
+	}
+}
+
+static inline void skb_queue_splice_init(struct sk_buff_head *list,
+					 struct sk_buff_head *head)
+{
+	if (!skb_queue_empty(list)) {
+		__skb_queue_splice(list, (struct sk_buff *)head, head->next);
+		head->qlen += list->qlen;
+		__skb_queue_head_init(list);
+	}
+}
+
+/* Splice list at the tail of head (queues). */
+static inline void skb_queue_splice_tail(const struct sk_buff_head *list,
+					 struct sk_buff_head *head)
+{
+	if (!skb_queue_empty(list)) {
+		__skb_queue_splice(list, head->prev, (struct sk_buff *)head);
+		head->qlen += list->qlen;
+	}
+}
+
+static inline void skb_queue_splice_tail_init(struct sk_buff_head *list,
+					      struct sk_buff_head *head)
+{
+	if (!skb_queue_empty(list)) {
+		__skb_queue_splice(list, head->prev, (struct sk_buff *)head);
+		head->qlen += list->qlen;
+		__skb_queue_head_init(list);
+	}
+}
+
+static inline void __skb_queue_after(struct sk_buff_head *list,
+				     struct sk_buff *prev,
+				     struct sk_buff *newsk)
+{
+	__skb_insert(newsk, prev, prev->next, list);
+}
+
+static inline void __skb_queue_before(struct sk_buff_head *list,
+				      struct sk_buff *next,
+				      struct sk_buff *newsk)
+{
+	__skb_insert(newsk, next->prev, next, list);
+}
+
+static inline void __skb_queue_head(struct sk_buff_head *list,
+				    struct sk_buff *newsk)
+{
+	__skb_queue_after(list, (struct sk_buff *)list, newsk);
+}
+
 static inline void __skb_queue_tail(struct sk_buff_head *list,
 				    struct sk_buff *newsk)
 {
-	__skb_insert(newsk, list->prev, (struct sk_buff *)list, list);
+	__skb_queue_before(list, (struct sk_buff *)list, newsk);
 }
 
 static inline void __skb_unlink(struct sk_buff *skb, struct sk_buff_head *list)
@@ -106,28 +255,52 @@ static inline struct sk_buff *__skb_dequeue(struct sk_buff_head *list)
 	return skb;
 }
 
-struct sk_buff *skb_dequeue(struct sk_buff_head *list);
-
-static inline void skb_queue_splice_tail_init(struct sk_buff_head *list,
-					      struct sk_buff_head *head)
+static inline struct sk_buff *__skb_dequeue_tail(struct sk_buff_head *list)
 {
-	if (!skb_queue_empty(list)) {
-		struct sk_buff *first = list->next, *last = list->prev;
-		struct sk_buff *prev = head->prev, *next = (struct sk_buff *)head;
+	struct sk_buff *skb = list->prev;
 
-		first->prev = prev;
-		prev->next = first;
-		last->next = next;
-		next->prev = last;
-		head->qlen += list->qlen;
-		__skb_queue_head_init(list);
-	}
+	if (skb == (struct sk_buff *)list)
+		return NULL;
+	__skb_unlink(skb, list);
+	return skb;
 }
+
+/* The locked variants (net/core/skbuff.c; shims/sim/skb.c). */
+struct sk_buff *skb_dequeue(struct sk_buff_head *list);
+struct sk_buff *skb_dequeue_tail(struct sk_buff_head *list);
+void skb_queue_head(struct sk_buff_head *list, struct sk_buff *newsk);
+void skb_queue_tail(struct sk_buff_head *list, struct sk_buff *newsk);
+void skb_unlink(struct sk_buff *skb, struct sk_buff_head *list);
+void skb_queue_purge(struct sk_buff_head *list);
+
+#define skb_queue_walk(queue, skb)					\
+	for (skb = (queue)->next;					\
+	     skb != (struct sk_buff *)(queue);				\
+	     skb = skb->next)
 
 #define skb_queue_walk_safe(queue, skb, tmp)				\
 	for (skb = (queue)->next, tmp = skb->next;			\
 	     skb != (struct sk_buff *)(queue);				\
 	     skb = tmp, tmp = skb->next)
+
+#define skb_queue_walk_from(queue, skb)					\
+	for (; skb != (struct sk_buff *)(queue);			\
+	     skb = skb->next)
+
+#define skb_queue_walk_from_safe(queue, skb, tmp)			\
+	for (tmp = skb->next;						\
+	     skb != (struct sk_buff *)(queue);				\
+	     skb = tmp, tmp = skb->next)
+
+#define skb_queue_reverse_walk(queue, skb)				\
+	for (skb = (queue)->prev;					\
+	     skb != (struct sk_buff *)(queue);				\
+	     skb = skb->prev)
+
+#define skb_queue_reverse_walk_safe(queue, skb, tmp)			\
+	for (skb = (queue)->prev, tmp = skb->prev;			\
+	     skb != (struct sk_buff *)(queue);				\
+	     skb = tmp, tmp = skb->prev)
 
 static inline unsigned long skb_dst(const struct sk_buff *skb)
 {
@@ -151,6 +324,15 @@ void sim_skb_free(struct sk_buff *skb, const char *how, int reason);
 #define __kfree_skb(skb)		sim_skb_free(skb, "__kfree_skb", SKB_CONSUMED)
 #define dev_kfree_skb_irq(skb)		\
 	sim_skb_free(skb, "dev_kfree_skb_irq", SKB_CONSUMED)
+
+static inline void __skb_queue_purge(struct sk_buff_head *list)
+{
+	struct sk_buff *skb;
+
+	while ((skb = __skb_dequeue(list)) != NULL)
+		kfree_skb(skb);
+}
+
 /* net/core/skbuff.c: keeps its DEBUG_NET_WARN_ON_ONCE(!in_softirq()). */
 void napi_consume_skb(struct sk_buff *skb, int budget);
 /*

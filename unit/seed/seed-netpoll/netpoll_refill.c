@@ -54,15 +54,6 @@ static struct sk_buff *alloc_skb(unsigned int size, gfp_t gfp)
 
 #define skb_reserve(skb, len)	do { (void)(skb); (void)(len); } while (0)
 
-/* include/linux/skbuff.h */
-static void skb_queue_purge(struct sk_buff_head *list)
-{
-	struct sk_buff *skb;
-
-	while ((skb = skb_dequeue(list)))
-		kfree_skb(skb);
-}
-
 /* include/linux/slab.h: kmalloc() does not zero (poisoned here). */
 static void *kmalloc(size_t size, gfp_t gfp)
 {
