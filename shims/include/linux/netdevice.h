@@ -53,7 +53,9 @@ static inline void dev_core_stats_rx_dropped_inc(struct net_device *dev)
 }
 
 /* net/core/dev.c: the protocol layers, where a packet leaves our scope. */
-int __netif_receive_skb(struct sk_buff *skb);
+int sim_netif_receive_skb(struct sk_buff *skb, const char *file, int line);
+#define __netif_receive_skb(skb)					\
+	sim_netif_receive_skb(skb, __FILE__, __LINE__)
 int netif_rx(struct sk_buff *skb);
 
 /*

@@ -314,16 +314,20 @@ static inline u32 skb_get_hash(struct sk_buff *skb)
 
 /*
  * Freeing: all end in sim_skb_free(), which checks for double frees and
- * records the function and the drop reason (shims/sim/skb.c).
+ * records the function and the drop reason (shims/sim/net/core/skbuff.c).
+ * A double free is a BUG at the freeing call site (the tree's line).
  */
-void sim_skb_free(struct sk_buff *skb, const char *how, int reason);
+void sim_skb_free(struct sk_buff *skb, const char *how, int reason,
+		  const char *file, int line);
+#define __sim_skb_free(skb, how, reason)				\
+	sim_skb_free(skb, how, reason, __FILE__, __LINE__)
 #define kfree_skb(skb)		\
-	sim_skb_free(skb, "kfree_skb", SKB_DROP_REASON_NOT_SPECIFIED)
-#define kfree_skb_reason(skb, r)	sim_skb_free(skb, "kfree_skb_reason", r)
-#define consume_skb(skb)		sim_skb_free(skb, "consume_skb", SKB_CONSUMED)
-#define __kfree_skb(skb)		sim_skb_free(skb, "__kfree_skb", SKB_CONSUMED)
+	__sim_skb_free(skb, "kfree_skb", SKB_DROP_REASON_NOT_SPECIFIED)
+#define kfree_skb_reason(skb, r)	__sim_skb_free(skb, "kfree_skb_reason", r)
+#define consume_skb(skb)		__sim_skb_free(skb, "consume_skb", SKB_CONSUMED)
+#define __kfree_skb(skb)		__sim_skb_free(skb, "__kfree_skb", SKB_CONSUMED)
 #define dev_kfree_skb_irq(skb)		\
-	sim_skb_free(skb, "dev_kfree_skb_irq", SKB_CONSUMED)
+	__sim_skb_free(skb, "dev_kfree_skb_irq", SKB_CONSUMED)
 
 static inline void __skb_queue_purge(struct sk_buff_head *list)
 {
@@ -334,7 +338,10 @@ static inline void __skb_queue_purge(struct sk_buff_head *list)
 }
 
 /* net/core/skbuff.c: keeps its DEBUG_NET_WARN_ON_ONCE(!in_softirq()). */
-void napi_consume_skb(struct sk_buff *skb, int budget);
+void sim_napi_consume_skb(struct sk_buff *skb, int budget, const char *file,
+			  int line);
+#define napi_consume_skb(skb, budget)					\
+	sim_napi_consume_skb(skb, budget, __FILE__, __LINE__)
 /*
  * skb_attempt_defer_free() is not declared here: it is extracted from the
  * tree's net/core/skbuff.c (see kernel-src/manifest).

@@ -33,12 +33,13 @@ struct sk_buff *sim_skb_alloc(struct net_device *dev)
 }
 
 /* The end of every free path (kfree_skb(), napi_consume_skb(), ...). */
-void sim_skb_free(struct sk_buff *skb, const char *how, int reason)
+void sim_skb_free(struct sk_buff *skb, const char *how, int reason,
+		  const char *file, int line)
 {
 	if (!skb)
 		return;
 	if (skb->freed_on_cpu >= 0)
-		sim_bug(__FILE__, __LINE__, "double free of a packet");
+		sim_bug(file, line, "double free of a packet");
 	skb->freed_on_cpu = sim_cpu_id();
 	skb->freed_by = how;
 	skb->drop_reason = reason;
@@ -53,18 +54,20 @@ void sim_skb_free(struct sk_buff *skb, const char *how, int reason)
  * softirq context or have BH disabled, which CONFIG_DEBUG_NET checks.  A
  * defer_list flushed after local_bh_enable() trips it.
  */
-void napi_consume_skb(struct sk_buff *skb, int budget)
+void sim_napi_consume_skb(struct sk_buff *skb, int budget, const char *file,
+			  int line)
 {
 	if (unlikely(!budget)) {
-		sim_skb_free(skb, "dev_consume_skb_any", SKB_CONSUMED);
+		sim_skb_free(skb, "dev_consume_skb_any", SKB_CONSUMED, file,
+			     line);
 		return;
 	}
 	DEBUG_NET_WARN_ON_ONCE(!in_softirq());
-	sim_skb_free(skb, "napi_consume_skb", SKB_CONSUMED);
+	sim_skb_free(skb, "napi_consume_skb", SKB_CONSUMED, file, line);
 }
 
 /* The stack above the backlog: the packet is consumed here. */
-int __netif_receive_skb(struct sk_buff *skb)
+int sim_netif_receive_skb(struct sk_buff *skb, const char *file, int line)
 {
 	/*
 	 * The protocol handlers behind it take BH-disabling locks, and
@@ -73,7 +76,7 @@ int __netif_receive_skb(struct sk_buff *skb)
 	 */
 	lockdep_assert_irqs_enabled();
 	if (skb->delivered_on_cpu >= 0 || skb->freed_on_cpu >= 0)
-		sim_bug(__FILE__, __LINE__, "packet delivered twice");
+		sim_bug(file, line, "packet delivered twice");
 	skb->delivered_on_cpu = sim_cpu_id();
 	sim_this()->cnt.skbs_delivered++;
 	outstanding--;
