@@ -968,6 +968,7 @@ void explore_run(const struct explore_scenario *s, struct explore_result *r)
 #ifdef SIM_EXPLORE_OUT_OF_LINE
 void explore_hook(const char *file, int line)
 {
+	sim_step_at(file, line);
 	if (sim_watch_active)
 		sim_watch_point(file, line);
 	if (sim_explore_active)
@@ -976,6 +977,7 @@ void explore_hook(const char *file, int line)
 
 void explore_hook_at(const volatile void *addr, const char *file, int line)
 {
+	sim_step_at(file, line);
 	if (sim_watch_active)
 		sim_watch_point(file, line);
 	if (sim_explore_active)
@@ -984,6 +986,7 @@ void explore_hook_at(const volatile void *addr, const char *file, int line)
 
 void explore_hook_lock(int *owner, const char *file, int line)
 {
+	sim_step_at(file, line);
 	if (sim_watch_active)
 		sim_watch_point(file, line);
 	if (sim_explore_active)

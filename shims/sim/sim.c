@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <setjmp.h>
+#include <stddef.h>
+#include <cmocka.h>
 #include "sim_internal.h"
 #include "extracted/present.h"
 
@@ -71,11 +74,69 @@ static unsigned long watchdog_steps;
  * spinning until CTest's timeout.  Counted at every preemption point.
  */
 #define SIM_WATCHDOG_STEPS	2000000UL
+/*
+ * The hang watchdog (sim/explore.h): steps (hooks, list and skb-queue
+ * operations) between two scheduler points.  The suites' longest stretch
+ * is some thousand steps; a loop with IRQs off that never reaches a
+ * scheduler point runs through 20 million in well under a second of CPU.
+ * A budget, not a clock: the verdict is the same on any machine.
+ */
+#define SIM_HANG_STEPS		20000000L
+long sim_hang_budget = SIM_HANG_STEPS;
+struct sim_trail sim_trail[SIM_TRAIL];
+unsigned int sim_trail_pos;
+
+/* The most recent step in the tree's code, or NULL. */
+static const struct sim_trail *last_tree_step(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < SIM_TRAIL; i++) {
+		const struct sim_trail *t =
+			&sim_trail[(sim_trail_pos - i) % SIM_TRAIL];
+
+		if (t->file && !strstr(t->file, "/shims/"))
+			return t;
+	}
+	return NULL;
+}
+
+/*
+ * Fail the running test, naming the last tree line reached: cmocka's
+ * _fail() unwinds to the test runner (also from a task's stack), and the
+ * next test boots a fresh machine.  Under the explorer the schedule is
+ * printed and the run ends, as for a BUG.
+ */
+static void watchdog_fail(const char *what)
+{
+	const struct sim_trail *t = last_tree_step();
+	const char *file = t ? t->file : __FILE__;
+	int line = t ? t->line : __LINE__;
+	char msg[512];
+
+	sim_hang_budget = SIM_HANG_STEPS;
+	watchdog_steps = 0;
+	snprintf(msg, sizeof(msg), "%s %s:%d (CPU %d, irqs %s, seed %lu)",
+		 what, file, line, sim_cpu_id(),
+		 sim_this()->irqs_off ? "off" : "on", sim_seed);
+	if (sim_explore_active)
+		sim_bug(file, line, msg);
+	fprintf(stderr, "%s\n", msg);
+	fflush(stderr);
+	_fail(file, line);
+}
+
 void sim_watchdog(void)
 {
+	sim_hang_budget = SIM_HANG_STEPS;
 	if (++watchdog_steps > SIM_WATCHDOG_STEPS)
-		sim_bug(__FILE__, __LINE__,
-			"watchdog: no quiescence after 2000000 preemption points");
+		watchdog_fail("watchdog: no quiescence after 2000000 preemption points, last at");
+}
+
+/* The step budget is spent (sim/explore.h). */
+void sim_hang(void)
+{
+	watchdog_fail("hang: no progress since");
 }
 static bool globals_saved;
 
@@ -133,6 +194,8 @@ void sim_reset(unsigned int nr_online)
 	sim_cur_cpu = 0;
 	jiffies = 0;
 	watchdog_steps = 0;
+	sim_hang_budget = SIM_HANG_STEPS;
+	memset(sim_trail, 0, sizeof(sim_trail));
 	sim_preempt = IS_ENABLED(CONFIG_PREEMPT_RT) ? SIM_PREEMPT_RT :
 						      SIM_PREEMPT_NONE;
 	sim_nr_warns = 0;

@@ -6,22 +6,21 @@
 #include <sim/sim.h>
 #include <linux/bug.h>
 
-static inline void local_irq_disable(void)
+/* Each is a step of the hang watchdog (sim/explore.h), at the caller's line. */
+static inline void sim_local_irq_set(bool off, const char *file, int line)
 {
-	sim_this()->irqs_off = true;
+	sim_step_at(file, line);
+	sim_this()->irqs_off = off;
 }
 
-static inline void local_irq_enable(void)
-{
-	sim_this()->irqs_off = false;
-}
-
+#define local_irq_disable()	sim_local_irq_set(true, __FILE__, __LINE__)
+#define local_irq_enable()	sim_local_irq_set(false, __FILE__, __LINE__)
 #define local_irq_save(flags)						\
 	do {								\
 		(flags) = sim_this()->irqs_off;				\
-		sim_this()->irqs_off = true;				\
+		sim_local_irq_set(true, __FILE__, __LINE__);		\
 	} while (0)
-#define local_irq_restore(flags)	(sim_this()->irqs_off = (flags))
+#define local_irq_restore(flags)	sim_local_irq_set(flags, __FILE__, __LINE__)
 #define irqs_disabled()			(sim_this()->irqs_off)
 
 /* lockdep_assert_irqs_disabled(): a WARN in the kernel with lockdep on. */

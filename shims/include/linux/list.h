@@ -76,6 +76,7 @@ static inline int __list_add_valid(struct list_head *new,
 static inline void __list_add(struct list_head *new, struct list_head *prev,
 			      struct list_head *next, const char *file, int line)
 {
+	sim_step_at(file, line);	/* the hang watchdog's (sim/explore.h) */
 	if (!__list_add_valid(new, prev, next, file, line))
 		return;
 	next->prev = new;
@@ -147,6 +148,7 @@ static inline int __list_del_entry_valid(struct list_head *entry,
 static inline void __sim_list_del_entry(struct list_head *entry,
 					const char *file, int line)
 {
+	sim_step_at(file, line);
 	if (!__list_del_entry_valid(entry, file, line))
 		return;
 	__list_del(entry->prev, entry->next);

@@ -147,6 +147,7 @@ static inline struct sk_buff *skb_peek_tail(const struct sk_buff_head *list)
 static inline void __skb_insert(struct sk_buff *newsk, struct sk_buff *prev,
 				struct sk_buff *next, struct sk_buff_head *list)
 {
+	sim_step();		/* the hang watchdog's (sim/explore.h) */
 	newsk->next = next;
 	newsk->prev = prev;
 	next->prev = newsk;
@@ -237,6 +238,7 @@ static inline void __skb_unlink(struct sk_buff *skb, struct sk_buff_head *list)
 {
 	struct sk_buff *next, *prev;
 
+	sim_step();
 	list->qlen--;
 	next = skb->next;
 	prev = skb->prev;
@@ -281,7 +283,7 @@ void skb_queue_purge(struct sk_buff_head *list);
 #define skb_queue_walk_safe(queue, skb, tmp)				\
 	for (skb = (queue)->next, tmp = skb->next;			\
 	     skb != (struct sk_buff *)(queue);				\
-	     skb = tmp, tmp = skb->next)
+	     sim_step(), skb = tmp, tmp = skb->next)
 
 #define skb_queue_walk_from(queue, skb)					\
 	for (; skb != (struct sk_buff *)(queue);			\

@@ -23,6 +23,42 @@ extern int sim_explore_active;
 extern int sim_watch_active;
 void sim_watch_point(const char *file, int line);
 
+/*
+ * The hang watchdog (shims/sim/sim.c).  Every hook below, and every list
+ * operation (linux/list.h), is a step; a scheduler point (sim_watchdog(),
+ * at each preemption point and cond_resched()) and sim_reset() renew the
+ * budget of SIM_HANG_STEPS steps.  Code that loops without reaching one,
+ * as a kernel loop with IRQs off would, exhausts it: sim_hang() fails the
+ * running test with "hang: no progress since FILE:LINE", the last line of
+ * the tree (not of the shims) that the steps passed, kept in a small ring.
+ */
+#define SIM_TRAIL	16
+struct sim_trail {
+	const char *file;
+	int line;
+};
+extern long sim_hang_budget;
+extern struct sim_trail sim_trail[SIM_TRAIL];
+extern unsigned int sim_trail_pos;
+void sim_hang(void);
+
+static inline __attribute__((__always_inline__, __unused__))
+void sim_step(void)
+{
+	if (__builtin_expect(--sim_hang_budget < 0, 0))
+		sim_hang();
+}
+
+static inline __attribute__((__always_inline__, __unused__))
+void sim_step_at(const char *file, int line)
+{
+	struct sim_trail *t = &sim_trail[++sim_trail_pos % SIM_TRAIL];
+
+	t->file = file;
+	t->line = line;
+	sim_step();
+}
+
 void explore_point(const char *file, int line);
 void explore_point_at(const volatile void *addr, const char *file, int line);
 void explore_lock_wait(int *owner, const char *file, int line);
@@ -40,6 +76,7 @@ void explore_hook_lock(int *owner, const char *file, int line);
 static inline __attribute__((__always_inline__, __unused__))
 void explore_hook(const char *file, int line)
 {
+	sim_step_at(file, line);
 	if (__builtin_expect(sim_watch_active, 0))
 		sim_watch_point(file, line);
 	if (__builtin_expect(sim_explore_active, 0))
@@ -54,6 +91,7 @@ void explore_hook(const char *file, int line)
 static inline __attribute__((__always_inline__, __unused__))
 void explore_hook_at(const volatile void *addr, const char *file, int line)
 {
+	sim_step_at(file, line);
 	if (__builtin_expect(sim_watch_active, 0))
 		sim_watch_point(file, line);
 	if (__builtin_expect(sim_explore_active, 0))
@@ -64,6 +102,7 @@ void explore_hook_at(const volatile void *addr, const char *file, int line)
 static inline __attribute__((__always_inline__, __unused__))
 void explore_hook_lock(int *owner, const char *file, int line)
 {
+	sim_step_at(file, line);
 	if (__builtin_expect(sim_watch_active, 0))
 		sim_watch_point(file, line);
 	if (__builtin_expect(sim_explore_active, 0))
