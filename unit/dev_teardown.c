@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Teardown paths of net/core/dev.c around the backlog: a CPU going offline
+ * with a device NAPI on its poll_list (dev_cpu_dead(), which patch 14
+ * changes for the backlog NAPI only), and a device unregistered with its
+ * packets still queued on a CPU's backlog (flush_backlog(), run by
+ * flush_all_backlogs() on every CPU).
+ */
+#include "support/napitest.h"
+
+static struct net_device dev_a = { .name = "sim0", .running = true,
+				   .reg_state = NETREG_REGISTERED };
+static struct net_device dev_b = { .name = "sim1", .running = true,
+				   .reg_state = NETREG_REGISTERED };
+
+static struct napi_struct dev_napi;
+static unsigned int dev_polls;
+static int dev_poll_cpu;
+
+static int dev_poll(struct napi_struct *napi, int budget)
+{
+	(void)budget;
+	dev_polls++;
+	dev_poll_cpu = smp_processor_id();
+	napi_complete_done(napi, 0);
+	return 0;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	napitest_boot(2);
+	napitest_napi_init(&dev_napi, &dev_a, dev_poll);
+	dev_polls = 0;
+	dev_poll_cpu = -1;
+	dev_a.reg_state = NETREG_REGISTERED;
+	dev_b.reg_state = NETREG_REGISTERED;
+	sim_switch_cpu(0);
+	return 0;
+}
+
+/*
+ * The device interrupt on cpu, whose NET_RX has not run yet: the NAPI is
+ * on cpu's poll_list with NET_RX pending (irq_exit() does not run it:
+ * the CPU is taken down first).
+ */
+static void device_irq_no_softirq(int cpu, struct napi_struct *napi)
+{
+	int prev = sim_switch_cpu(cpu);
+	struct sim_cpu *c = sim_this();
+
+	c->hardirq++;
+	c->irqs_off = true;
+	napi_schedule(napi);
+	c->hardirq--;
+	c->irqs_off = false;
+	sim_switch_cpu(prev);
+}
+
+/*
+ * V36: CPU 1 dies with a device NAPI (not the backlog) on its poll_list.
+ * dev_cpu_dead(), on CPU 0, moves it to CPU 0's poll_list with
+ * ____napi_schedule(sd, ...) and NET_RX raised there; CPU 0 polls it.
+ * Put back on the dying CPU's own list, the loop that empties that list
+ * never ends, with IRQs off (the watchdog names the line).
+ */
+static void v36_cpu_dead_moves_device_napi(void **state)
+{
+	struct softnet_data *sd0 = &per_cpu(softnet_data, 0);
+	struct softnet_data *sd1 = &per_cpu(softnet_data, 1);
+
+	(void)state;
+	device_irq_no_softirq(1, &dev_napi);
+	assert_ptr_equal(sd1->poll_list.next, &dev_napi.poll_list);
+	assert_true(sim_cpus[1].softirq_pending & BIT(NET_RX_SOFTIRQ));
+
+	sim_cpu_down(1, 0);
+	assert_true(list_empty(&sd1->poll_list));
+	assert_ptr_equal(sd0->poll_list.next, &dev_napi.poll_list);
+	assert_true(test_bit(NAPI_STATE_SCHED, &dev_napi.state));
+	assert_true(sim_cpus[0].softirq_pending & BIT(NET_RX_SOFTIRQ));
+	assert_int_equal(dev_polls, 0);
+
+	sim_run_all(1000);
+	assert_int_equal(dev_polls, 1);
+	assert_int_equal(dev_poll_cpu, 0);
+	assert_false(test_bit(NAPI_STATE_SCHED, &dev_napi.state));
+	assert_true(list_empty(&sd0->poll_list));
+	assert_no_warn();
+}
+
+#define NR_EACH	3
+
+/* Packets of dev_a and dev_b, interleaved, queued on CPU 0's backlog. */
+static struct sk_buff *pkt_a[2 * NR_EACH], *pkt_b[2 * NR_EACH];
+
+/* netif_rx() of one packet of each device into CPU 0's backlog. */
+static void enqueue_pair(int i)
+{
+	unsigned int qtail;
+
+	pkt_a[i] = sim_skb_alloc(&dev_a);
+	pkt_b[i] = sim_skb_alloc(&dev_b);
+	local_bh_disable();
+	assert_int_equal(enqueue_to_backlog(pkt_a[i], 0, &qtail), NET_RX_SUCCESS);
+	assert_int_equal(enqueue_to_backlog(pkt_b[i], 0, &qtail), NET_RX_SUCCESS);
+	local_bh_enable();
+}
+
+/*
+ * CPU 0's backlog NAPI is owned (SCHED set) by a process_backlog() that
+ * has spliced the first packets into process_queue and not yet processed
+ * them; the later ones wait on input_pkt_queue.  Nothing is processed
+ * until the owner reschedules it.
+ */
+static void queue_both_devices(struct softnet_data *sd)
+{
+	int i;
+
+	set_bit(NAPI_STATE_SCHED, &sd->backlog.state);
+	for (i = 0; i < NR_EACH; i++)
+		enqueue_pair(i);
+#if EXTRACTED_HAVE_backlog_lock_irq_disable
+	backlog_lock_irq_disable(sd);
+	skb_queue_splice_tail_init(&sd->input_pkt_queue, &sd->process_queue);
+	backlog_unlock_irq_enable(sd);
+#else	/* before patch 15's rename */
+	rps_lock_irq_disable(sd);
+	skb_queue_splice_tail_init(&sd->input_pkt_queue, &sd->process_queue);
+	rps_unlock_irq_enable(sd);
+#endif
+	for (i = NR_EACH; i < 2 * NR_EACH; i++)
+		enqueue_pair(i);
+	assert_int_equal(skb_queue_len(&sd->process_queue), 2 * NR_EACH);
+	assert_int_equal(skb_queue_len(&sd->input_pkt_queue), 2 * NR_EACH);
+	assert_int_equal(sim_count(0, skbs_delivered), 0);
+}
+
+/*
+ * V37: unregistering dev_a (NETREG_UNREGISTERING) runs flush_backlog() on
+ * every CPU, here CPU 0's flush_works item on its kworker: dev_a's packets
+ * are freed from input_pkt_queue (dev_kfree_skb_irq()) and process_queue
+ * (kfree_skb()), each counted in input_queue_head; dev_b's stay queued
+ * order, and are delivered once the backlog runs again; the work returns
+ * with BH enabled, IRQs on and the backlog lock released.
+ */
+static void v37_flush_backlog_frees_only_unregistering_device(void **state)
+{
+	struct softnet_data *sd = &per_cpu(softnet_data, 0);
+	int i;
+
+	(void)state;
+	queue_both_devices(sd);
+	dev_a.reg_state = NETREG_UNREGISTERING;
+
+	assert_true(schedule_work_on(0, &per_cpu(flush_works, 0)));
+	sim_run_cpu(0, 100);
+	assert_int_equal(sim_cpus[0].bh_disable, 0);
+	assert_false(sim_cpus[0].irqs_off);
+	assert_int_equal(sd->input_pkt_queue.lock.owner, -1);
+
+	for (i = 0; i < 2 * NR_EACH; i++) {
+		assert_int_equal(pkt_a[i]->freed_on_cpu, 0);
+		assert_int_equal(pkt_a[i]->delivered_on_cpu, -1);
+		assert_string_equal(pkt_a[i]->freed_by, i < NR_EACH ?
+				    "kfree_skb" : "dev_kfree_skb_irq");
+	}
+	for (i = 0; i < 2 * NR_EACH; i++)
+		assert_int_equal(pkt_b[i]->freed_on_cpu, -1);
+
+	/* The owner reschedules the backlog: dev_b's packets are delivered. */
+	local_bh_disable();
+	__napi_schedule(&sd->backlog);
+	local_bh_enable();
+	sim_run_all(1000);
+	for (i = 0; i < 2 * NR_EACH; i++)
+		assert_int_equal(pkt_b[i]->delivered_on_cpu, 0);
+	assert_int_equal(sim_count(0, skbs_delivered), 2 * NR_EACH);
+	assert_true(skb_queue_empty(&sd->input_pkt_queue));
+	assert_true(skb_queue_empty(&sd->process_queue));
+#ifdef CONFIG_RPS
+	/* Every packet accounted: flushed or processed. */
+	assert_int_equal(sd->input_queue_head, sd->input_queue_tail);
+#endif
+	assert_int_equal(sim_skbs_outstanding(), 0);
+	assert_no_warn();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(v36_cpu_dead_moves_device_napi, setup),
+		cmocka_unit_test_setup(v37_flush_backlog_frees_only_unregistering_device,
+				       setup),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
