@@ -22,6 +22,8 @@ import sys
 import threading
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import testresults  # noqa: E402  (tools/testresults.py: cmocka's output)
 KSRC_DIR = os.path.join(ROOT, "kernel-src")
 PATCHES = os.path.join(KSRC_DIR, "patches")
 MANIFEST = os.path.join(KSRC_DIR, "manifest")
@@ -296,12 +298,11 @@ class Worker:
                                errors="replace")
         except subprocess.TimeoutExpired:
             raise Hang(suite, cfg) from None
-        failed = set()
-        for line in r.stdout.splitlines():
-            m = re.match(r"\[\s+(FAILED|ERROR)\s+\]\s+(\S+)", line)
-            if m and not m.group(2).endswith("test(s),") and \
-                    not re.match(r"^\d+$", m.group(2)):
-                failed.add(f"{suite}:{cfg}:{m.group(2)}")
+        # A case that started and never ended is where the binary
+        # stopped (a kernel BUG, an abort): it is the one that failed.
+        failed = {f"{suite}:{cfg}:{c.name}"
+                  for c in testresults.parse_cmocka(r.stdout)
+                  if c.status in ("failed", "running")}
         if r.returncode and not failed:
             failed.add(f"{suite}:{cfg}:(exit {r.returncode})")
         return failed
