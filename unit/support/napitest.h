@@ -110,6 +110,10 @@ static inline void napitest_watch_cpus(unsigned int nr_cpus)
 		sim_watch(&c->csd_run, sizeof(c->csd_run),
 			  "csd callbacks run on CPU %u", cpu);
 		sim_watch(&c->warns, sizeof(c->warns), "WARNs on CPU %u", cpu);
+		sim_watch(&c->skbs_delivered, sizeof(c->skbs_delivered),
+			  "packets handed to the stack on CPU %u", cpu);
+		sim_watch(&c->skbs_freed, sizeof(c->skbs_freed),
+			  "packets freed on CPU %u", cpu);
 	}
 }
 

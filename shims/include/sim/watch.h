@@ -42,7 +42,7 @@ struct sim_watch {
 	int depth;
 };
 
-#define SIM_MAX_WATCHES 48
+#define SIM_MAX_WATCHES 64
 
 /* Forget every watch; the tree's files are those under tree (its path). */
 void sim_watch_reset(const char *tree);
