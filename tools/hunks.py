@@ -17,7 +17,10 @@ count differs between the two images) decide:
 Context lines may differ (context drift in later or earlier trees): they
 only help to find the place.  Lines compare with whitespace collapsed.
 
-usage: tools/hunks.py [--series FILE] TREE      one line per hunk
+usage: tools/hunks.py [--series FILE] TREE
+
+one line per hunk: its id, status, the tree's file:line where it was
+found, and its patch.
 """
 
 import argparse
@@ -153,53 +156,84 @@ def trivial(line):
                                      "return 0;", "return;")
 
 
-def classify(h, flines, index):
-    """'present', 'missing' or 'modified' for hunk h in a file's lines."""
+class Located:
+    """Where a hunk stands in a tree: status, and the tree's line (1-based,
+    0 if the place is not found) with what the tree has there against what
+    the patch writes (one distinguishing line each, "" if none)."""
+
+    def __init__(self, status, line=0, have="", want=""):
+        self.status, self.line, self.have, self.want = status, line, have, \
+            want
+
+
+def classify(h, flines, index, linenos=None):
+    """Located(present | missing | modified) for hunk h in a file's
+    normalised lines (linenos: their line numbers in the file)."""
     if flines is None:
-        return "missing"
+        return Located("missing")
     old, new = h.image("-"), h.image("+")
     distinct = {ln for ln in old + new if old.count(ln) != new.count(ln)}
     if not distinct:
-        return "present"  # whitespace-only hunk
+        return Located("present")  # whitespace-only hunk
     w = _window(flines, index, h)
     if w is None:
-        return "missing"
-    win = flines[max(0, w[0] - 1):w[1] + 1]
+        return Located("missing", want=next(
+            (ln for ln in new if ln in distinct), ""))
+    lo = max(0, w[0] - 1)
+    win = flines[lo:w[1] + 1]
     if any(not trivial(ln) for ln in distinct):
         distinct = {ln for ln in distinct if not trivial(ln)}
-    votes = set()
+    votes, bad = set(), []
     for ln in distinct:
         c = win.count(ln)
-        votes.add("+" if c == new.count(ln) else
-                  "-" if c == old.count(ln) else "?")
-    if votes == {"+"}:
-        return "present"
-    if votes == {"-"}:
-        return "missing"
-    return "modified"
+        v = ("+" if c == new.count(ln) else
+             "-" if c == old.count(ln) else "?")
+        votes.add(v)
+        if v != "+":
+            bad.append(ln)
+    status = ("present" if votes == {"+"} else
+              "missing" if votes == {"-"} else "modified")
+    want = next((ln for ln in new if ln in bad and
+                 new.count(ln) > old.count(ln)), "")
+    have = next((ln for ln in win if ln in bad and
+                 old.count(ln) > new.count(ln)), "")
+    at = w[0]
+    if have:
+        at = lo + win.index(have)
+    line = linenos[at] if linenos and at < len(linenos) else 0
+    return Located(status, line, have, want)
 
 
 def read_norm(path):
+    """(normalised non-blank lines, their line numbers), or (None, None)."""
     try:
         with open(path, encoding="utf-8", errors="surrogateescape") as f:
-            return [ln for ln in (norm(ln) for ln in f) if ln]
+            pairs = [(norm(ln), i) for i, ln in enumerate(f, 1)]
     except OSError:
-        return None
+        return None, None
+    pairs = [(ln, i) for ln, i in pairs if ln]
+    return [ln for ln, _ in pairs], [i for _, i in pairs]
 
 
-def locate(tree, hunks=None):
-    """{hunk id: status} for every hunk of the series in tree."""
+def locate_detail(tree, hunks=None):
+    """{hunk id: Located} for every hunk of the series in tree."""
     hunks = hunks if hunks is not None else series_hunks()
     files, out = {}, {}
     for h in hunks:
         if h.path not in files:
-            fl = read_norm(os.path.join(tree, h.path))
+            fl, nos = read_norm(os.path.join(tree, h.path))
             idx = {}
             for i, ln in enumerate(fl or ()):
                 idx.setdefault(ln, []).append(i)
-            files[h.path] = (fl, idx)
-        out[h.id] = classify(h, *files[h.path])
+            files[h.path] = (fl, idx, nos)
+        fl, idx, nos = files[h.path]
+        out[h.id] = classify(h, fl, idx, nos)
     return out
+
+
+def locate(tree, hunks=None):
+    """{hunk id: status} for every hunk of the series in tree."""
+    return {i: loc.status for i, loc in locate_detail(tree, hunks).items()}
 
 
 def main(argv=None):
@@ -211,9 +245,11 @@ def main(argv=None):
         print(f"hunks: error: {a.tree}: not a directory", file=sys.stderr)
         return 2
     hunks = series_hunks(a.series)
-    st = locate(a.tree, hunks)
+    st = locate_detail(a.tree, hunks)
     for h in hunks:
-        print(f"{h.id}\t{st[h.id]}\t{h.path}\t{h.patch[:4]} {h.subject}")
+        loc = st[h.id]
+        where = f"{h.path}:{loc.line}" if loc.line else h.path
+        print(f"{h.id}\t{loc.status}\t{where}\t{h.patch[:4]} {h.subject}")
     return 0
 
 

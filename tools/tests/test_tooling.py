@@ -90,6 +90,18 @@ class Locator(unittest.TestCase):
         self.assertEqual(self.locate(text), {"1.1": "missing",
                                              "1.2": "present"})
 
+    def test_dropped_hunk_named_at_its_line(self):
+        text = post(PRE).replace("\t\tt->state &= FLAG_KEEP;\n\t\tagain",
+                                 "\t\tt->state = 0;\n\t\tagain")
+        series = os.path.join(DATA, "series", "series")
+        with tempfile.TemporaryDirectory() as tree:
+            with open(os.path.join(tree, "demo.c"), "w") as f:
+                f.write(text)
+            loc = hunks.locate_detail(tree, hunks.series_hunks(series))
+        self.assertEqual(loc["1.1"].line, 7)
+        self.assertEqual(loc["1.1"].have, "t->state = 0;")
+        self.assertEqual(loc["1.1"].want, "t->state &= FLAG_KEEP;")
+
     def test_modified(self):
         text = post(PRE).replace("\t\tt->state &= FLAG_KEEP;\n\t\tagain",
                                  "\t\tt->state &= FLAG_OTHER;\n\t\tagain")
