@@ -3,7 +3,7 @@
 catalogue and guard-table parsers, the CTest JUnit and cmocka parsers
 (over recorded output) and the per-invariant summary.
 
-Run: python3 -m unittest discover -s tools/tests (CTest: tooling:verdict).
+Run: pytest-3 tools/tests (CTest: tools-pytest).
 """
 
 import io
