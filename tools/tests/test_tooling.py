@@ -150,7 +150,10 @@ class Catalogue(unittest.TestCase):
     def test_guards(self):
         gs = invariants.load_guards()
         g = {x.hunk: x for x in gs}
-        self.assertIn("V18", g["14.8"].invariants)
+        # Every hunk the matrix saw killed by a test names an invariant.
+        for x in gs:
+            if x.result == "killed":
+                self.assertTrue(x.invariants, x.hunk)
         self.assertEqual(g["14.8"].on_patched, "present")
 
 
