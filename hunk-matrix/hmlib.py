@@ -29,9 +29,14 @@ PATCHES = os.path.join(KSRC_DIR, "patches")
 MANIFEST = os.path.join(KSRC_DIR, "manifest")
 EXTRACT = os.path.join(KSRC_DIR, "extract.py")
 SCRATCH = os.environ.get("HM_SCRATCH", "/var/tmp/napitest-hunks")
-# Files a variant may differ in (the series touches the first three).
+# Files a variant may differ in (the series touches the first three),
+# and the other file the manifest reads in every tree.
 TREE_FILES = ["Makefile", "include/linux/netdevice.h", "net/core/dev.c",
-              "net/core/skbuff.c", "kernel/softirq.c"]
+              "net/core/skbuff.c", "kernel/softirq.c",
+              "include/linux/interrupt.h"]
+# The manifest's file? entries: read when the tree has them (v6.9+).
+OPTIONAL_TREE_FILES = ["include/linux/netdevice_xmit.h", "include/net/rps.h",
+                       "include/net/hotdata.h", "net/core/hotdata.c"]
 # rt-rps first: most invariants of the series are RT ones.
 CONFIGS = ["rt-rps", "rps-threads", "rps", "norps-threads", "norps"]
 # A wall-clock limit per suite binary is only a hang guard, far above a
@@ -70,7 +75,10 @@ def prepare_tree(variant):
 
 def read_files(tree):
     out = {}
-    for f in TREE_FILES:
+    for f in TREE_FILES + OPTIONAL_TREE_FILES:
+        if f in OPTIONAL_TREE_FILES and \
+                not os.path.exists(os.path.join(tree, f)):
+            continue
         with open(os.path.join(tree, f), encoding="utf-8",
                   errors="surrogateescape") as fh:
             out[f] = fh.read()
@@ -193,7 +201,7 @@ def manifest_names():
     with open(MANIFEST) as f:
         for raw in f:
             w = raw.split("#", 1)[0].split()
-            if len(w) == 2 and w[0] != "file":
+            if len(w) == 2 and w[0].rstrip("?") != "file":
                 names.add(w[1])
     return names
 

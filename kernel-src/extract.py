@@ -49,6 +49,7 @@ CTAGS_MACROS = [
     "DEFINE_STATIC_KEY_TRUE(n)=struct static_key_true n",
     "DECLARE_PER_CPU(t,n)=extern t n",
     "__latent_entropy=",
+    "__cacheline_aligned=",
     "__cacheline_aligned_in_smp=",
     "____cacheline_aligned_in_smp=",
     "__read_mostly=",
@@ -83,6 +84,15 @@ SCANNED = {}
 TAGGED = {}
 
 
+class ManifestFile(tuple):
+    """(rel, entries) of one 'file' section; .optional for 'file?'."""
+
+    def __new__(cls, rel, entries, optional=False):
+        self = super().__new__(cls, (rel, entries))
+        self.optional = optional
+        return self
+
+
 class Entry:
     def __init__(self, kind, name, optional, lineno):
         self.kind, self.name, self.optional = kind, name, optional
@@ -90,7 +100,7 @@ class Entry:
 
 
 def parse_manifest(path):
-    """Return [(file, [Entry])] in manifest order."""
+    """Return [ManifestFile(file, [Entry])] in manifest order."""
     files, cur = [], None
     with open(path) as f:
         for n, raw in enumerate(f, 1):
@@ -98,8 +108,8 @@ def parse_manifest(path):
             if not line:
                 continue
             words = line.split()
-            if words[0] == "file" and len(words) == 2:
-                cur = (words[1], [])
+            if words[0] in ("file", "file?") and len(words) == 2:
+                cur = ManifestFile(words[1], [], words[0] == "file?")
                 files.append(cur)
                 continue
             if cur is None or len(words) != 2:
@@ -366,7 +376,18 @@ def extern_decl(defn, in_defs=True):
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
     m = re.search(r"\bDEFINE_(PER_CPU\w*|STATIC_KEY_\w+)\b", text)
     if m:
-        decl = text[:text.index(";", m.end()) + 1]
+        # The macro's arguments, without an initializer (DEFINE_PER_CPU(...)
+        # = { ... }, v6.11's softnet_data).
+        depth, end = 0, len(text)
+        for i in range(m.end(), len(text)):
+            if text[i] == "(":
+                depth += 1
+            elif text[i] == ")":
+                depth -= 1
+                if depth == 0:
+                    end = i + 1
+                    break
+        decl = text[:end] + ";"
         decl = decl.replace(m.group(0), "DECLARE_" + m.group(1), 1)
     else:
         depth, cut = 0, None
@@ -409,8 +430,11 @@ def extract(tree, manifest):
                     "(no top-level Makefile or include/linux)")
     files = parse_manifest(manifest)
     defs, missing, sources, members = [], [], [], set()
-    for rel, entries in files:
+    for mf in files:
+        rel, entries = mf
         path = os.path.join(tree, rel)
+        if mf.optional and not os.path.exists(path):
+            continue
         if not os.path.isfile(path):
             raise Error(f"{rel} is missing from kernel tree '{tree}' "
                         f"(named in {manifest})")
@@ -506,6 +530,14 @@ def generate(tree, manifest, out):
                 body.append(wrap(d, emit_def(d)))
         write_if_changed(os.path.join(gen, s.rel), "".join(body))
         allc.append(f'#include "extracted/{s.rel}"\n')
+    # An optional .c file the tree lacks: an empty extraction, so that the
+    # outputs are the same set for every tree (the build lists them).
+    have = {s.rel for s in cfiles}
+    for mf in parse_manifest(manifest):
+        if mf.optional and mf[0].endswith(".c") and mf[0] not in have:
+            write_if_changed(os.path.join(gen, mf[0]),
+                             banner.format(mf[0], tree) +
+                             "/* Not in this tree (a file? entry). */\n")
     allc.append(globals_snapshot(defs))
     write_if_changed(os.path.join(gen, "all.c"), "".join(allc))
 

@@ -65,7 +65,7 @@ static void fill_backlog(int cpu)
 		assert_int_equal(enqueue_on(sim_skb_alloc(&test_dev), cpu),
 				 NET_RX_SUCCESS);
 	assert_int_equal(skb_queue_len(&sd->input_pkt_queue), MAX_BACKLOG + 1);
-	assert_int_equal(sd->dropped, 0);
+	assert_int_equal(sd_dropped(sd), 0);
 }
 
 /*
@@ -88,7 +88,7 @@ static void v32_backlog_full_drops_next_packet(void **state)
 	assert_int_equal(skb_queue_len(&sd->input_pkt_queue), MAX_BACKLOG + 1);
 	local_bh_enable();
 
-	assert_int_equal(sd->dropped, 1);
+	assert_int_equal(sd_dropped(sd), 1);
 	assert_int_equal(test_dev.rx_dropped, 1);
 	assert_dropped(skb, SKB_DROP_REASON_CPU_BACKLOG);
 
@@ -120,7 +120,7 @@ static void v32_stopped_device_drop_not_specified(void **state)
 	skb = sim_skb_alloc(&stopped_dev);
 	assert_int_equal(enqueue_on(skb, cpu), NET_RX_DROP);
 	assert_dropped(skb, SKB_DROP_REASON_NOT_SPECIFIED);
-	assert_int_equal(sd->dropped, 2);
+	assert_int_equal(sd_dropped(sd), 2);
 	assert_int_equal(stopped_dev.rx_dropped, 1);
 	assert_true(skb_queue_empty(&sd->input_pkt_queue));
 	assert_int_equal(sim_skbs_outstanding(), 0);

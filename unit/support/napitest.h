@@ -42,6 +42,36 @@ static void __attribute__((constructor)) napitest_line_buffered(void)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 }
 
+/*
+ * The sysctls the suites read and tune: variables of net/core/dev.c up to
+ * v6.8, fields of net_hotdata (net/core/hotdata.c) since v6.9.  The suites
+ * use the variables' names.
+ */
+#if EXTRACTED_HAVE_net_hotdata
+#define netdev_budget		net_hotdata.netdev_budget
+#define netdev_max_backlog	net_hotdata.max_backlog
+#define sysctl_skb_defer_max	net_hotdata.sysctl_skb_defer_max
+#endif
+
+/*
+ * softnet_data.dropped: an unsigned int up to v6.9, an atomic_t since
+ * v6.10 (enqueue_to_backlog()'s atomic_inc()).  sd_dropped(sd) reads
+ * either; only the reader of the tree's type is called.
+ */
+static inline unsigned int napitest_read_atomic(const atomic_t *v)
+{
+	return (unsigned int)atomic_read(v);
+}
+
+static inline unsigned int napitest_read_uint(const unsigned int *v)
+{
+	return READ_ONCE(*v);
+}
+
+#define sd_dropped(sd)							\
+	_Generic((sd)->dropped, atomic_t: napitest_read_atomic,		\
+		 default: napitest_read_uint)(&(sd)->dropped)
+
 /* The configuration under test (CMake passes these; see unit/README.md). */
 #ifndef NAPITEST_BACKLOG_THREADS
 #define NAPITEST_BACKLOG_THREADS 0

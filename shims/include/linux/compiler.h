@@ -45,6 +45,7 @@
 #define ____cacheline_aligned		__aligned(SMP_CACHE_BYTES)
 #define ____cacheline_aligned_in_smp	____cacheline_aligned
 #define __cacheline_aligned_in_smp	____cacheline_aligned
+#define __cacheline_aligned		____cacheline_aligned
 
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)

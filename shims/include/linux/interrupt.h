@@ -20,18 +20,19 @@ enum {
 	NR_SOFTIRQS
 };
 
-struct softirq_action {
-	void (*action)(struct softirq_action *);
-};
-
-extern struct softirq_action softirq_vec[NR_SOFTIRQS];
+/*
+ * struct softirq_action, softirq_vec[] and open_softirq() come from the
+ * tree (kernel-src/manifest; kernel_prelude.h): the handler takes the
+ * softirq_action until v6.9 and nothing since v6.10.  A caller that must
+ * work with both calls softirq_handler_call().
+ */
+struct softirq_action;
 
 #define local_softirq_pending()		(sim_this()->softirq_pending)
 #define set_softirq_pending(x)		(sim_this()->softirq_pending = (x))
 /* or_softirq_pending(): also where raises are counted. */
 void or_softirq_pending(unsigned long bits);
 
-void open_softirq(int nr, void (*action)(struct softirq_action *));
 void raise_softirq_irqoff(unsigned int nr);
 void __raise_softirq_irqoff(unsigned int nr);
 void raise_softirq(unsigned int nr);

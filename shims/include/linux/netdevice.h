@@ -89,8 +89,21 @@ static inline void netpoll_poll_unlock(void *have)
 	(void)have;
 }
 
-/* net/core/dev.c: the TX softirq is registered but never simulated. */
-void net_tx_action(struct softirq_action *h);
+/*
+ * net/core/dev.c: the TX softirq is registered but never simulated.  Its
+ * type follows the tree's softirq handler (kernel_prelude.h).
+ */
+void net_tx_action_h(struct softirq_action *h);
+void net_tx_action_v(void);
+
+/*
+ * net/core/dev.c's net_dev_struct_check() (v6.8+): build-time asserts on
+ * struct net_device's cacheline groups, which the stand-in above has not.
+ */
+#define net_dev_struct_check()	do { } while (0)
+
+/* net/core/dev.c: reached only with housekeeping (linux/sched/isolation.h). */
+void net_enable_timestamp(void);
 
 #define PTYPE_HASH_SIZE	16
 extern struct list_head ptype_all;

@@ -46,6 +46,8 @@ struct task_struct {
 	struct list_head run_list;
 	void *ctx;			/* the coroutine (shims/sim/kernel/sched/core.c) */
 	unsigned long switches;
+	/* include/linux/filter.h's bpf_net_ctx_set() (v6.11+) */
+	struct bpf_net_context *bpf_net_context;
 };
 
 extern struct task_struct *sim_current(void);

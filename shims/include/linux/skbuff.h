@@ -12,6 +12,7 @@
 #include <linux/compiler.h>
 #include <linux/spinlock.h>
 #include <linux/refcount.h>
+#include <linux/bottom_half.h>
 
 struct net_device;
 
@@ -46,6 +47,9 @@ enum skb_drop_reason {
 	SKB_DROP_REASON_CPU_BACKLOG,
 	SKB_DROP_REASON_DEV_READY,
 };
+
+/* CONFIG_MAX_SKB_FRAGS's default: net_hotdata's sysctl_max_skb_frags. */
+#define MAX_SKB_FRAGS	17
 
 static inline void __skb_queue_head_init(struct sk_buff_head *list)
 {
@@ -344,6 +348,20 @@ void sim_napi_consume_skb(struct sk_buff *skb, int budget, const char *file,
 			  int line);
 #define napi_consume_skb(skb, budget)					\
 	sim_napi_consume_skb(skb, budget, __FILE__, __LINE__)
+
+static inline void __skb_queue_purge_reason(struct sk_buff_head *list,
+					    enum skb_drop_reason reason)
+{
+	struct sk_buff *skb;
+
+	while ((skb = __skb_dequeue(list)) != NULL)
+		kfree_skb_reason(skb, reason);
+}
+
+/* net/core/skbuff.c (static there, v6.10+): skb_attempt_defer_free()'s
+ * local free. */
+void kfree_skb_napi_cache(struct sk_buff *skb);
+
 /*
  * skb_attempt_defer_free() is not declared here: it is extracted from the
  * tree's net/core/skbuff.c (see kernel-src/manifest).

@@ -58,7 +58,7 @@ static void run_action(struct sim_cpu *c, int nr)
 	unsigned int bh = c->bh_disable, preempt = c->preempt_disable;
 	unsigned int rcu = c->rcu_read_nesting;
 
-	softirq_vec[nr].action(&softirq_vec[nr]);
+	softirq_handler_call(&softirq_vec[nr]);
 	c = sim_this();
 	if (c->bh_disable != bh || c->preempt_disable != preempt ||
 	    c->rcu_read_nesting != rcu) {

@@ -27,8 +27,24 @@ int netif_rx(struct sk_buff *skb)
 	return ret;
 }
 
-/* The TX softirq: not simulated. */
-void net_tx_action(struct softirq_action *h)
+/*
+ * The TX softirq: not simulated.  One per handler type (the argument went
+ * in v6.10); kernel_prelude.h's net_tx_action names the tree's.
+ */
+void net_tx_action_h(struct softirq_action *h)
 {
 	(void)h;
+}
+
+void net_tx_action_v(void)
+{
+}
+
+/*
+ * net_enable_timestamp(): net_dev_init() (v6.9+) calls it only when
+ * housekeeping is enabled, which it never is here
+ * (linux/sched/isolation.h); receive timestamps are not simulated.
+ */
+void net_enable_timestamp(void)
+{
 }

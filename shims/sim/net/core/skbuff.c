@@ -66,6 +66,19 @@ void sim_napi_consume_skb(struct sk_buff *skb, int budget, const char *file,
 	sim_skb_free(skb, "napi_consume_skb", SKB_CONSUMED, file, line);
 }
 
+/*
+ * kfree_skb_napi_cache() (net/core/skbuff.c, static there, v6.10+):
+ * skb_attempt_defer_free()'s local free, into this CPU's NAPI cache with
+ * BH disabled, so that the local_bh_enable() may run pending softirqs, as
+ * there.  Clones (freed directly there) do not exist in the simulator.
+ */
+void kfree_skb_napi_cache(struct sk_buff *skb)
+{
+	local_bh_disable();
+	sim_skb_free(skb, "kfree_skb_napi_cache", SKB_CONSUMED);
+	local_bh_enable();
+}
+
 /* The stack above the backlog: the packet is consumed here. */
 int sim_netif_receive_skb(struct sk_buff *skb, const char *file, int line)
 {
