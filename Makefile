@@ -92,9 +92,13 @@ check: build
 check-all: build
 	@$(call RUN_CTEST,); exit $$rc
 
-# Every configuration that builds is built; one that does not is reported
-# by its CTest case build:<cfg> (tools/build-report), and the others run.
+# The banner (kernel-src/tree-info): what is tested, on every run; it also
+# refuses a tree outside the supported versions.  Then every configuration
+# that builds is built; one that does not is reported by its CTest case
+# build:<cfg> (tools/build-report), and the others run.
 build: configure
+	@kernel-src/tree-info $(if $(KSRC),,--variant '$(TREE)') \
+		"$$(cut -d' ' -f1 $(CONF_STAMP))"
 	@tools/build-report build $(BUILD_DIR) $(JOBS)
 
 # Resolve (and, for a variant, prepare) the tree, then configure only if the

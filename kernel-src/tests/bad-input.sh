@@ -69,6 +69,12 @@ ksrc-no-dev-c)
 	small_tree "$work/t"
 	rm "$work/t/net/core/dev.c"
 	expect_error "lacks net/core/dev.c" "$ks/resolve-tree" "$work/t" ;;
+ksrc-unsupported-version)
+	small_tree "$work/t"
+	sed -i 's/^VERSION = .*/VERSION = 5/; s/^PATCHLEVEL = .*/PATCHLEVEL = 15/' "$work/t/Makefile"
+	expect_error "is Linux 5\.15\.[0-9]+; napi-backport-test supports Linux 6\.1 to 6\.12\.$" \
+		"$ks/resolve-tree" "$work/t"
+	[ "$(wc -l <"$work/err")" -eq 1 ] || fail "more than one line: $(cat "$work/err")" ;;
 manifest-definition-missing)
 	small_tree "$work/t"
 	sed -i 's/\bprocess_backlog\b/renamed_backlog/g' "$work/t/net/core/dev.c"
