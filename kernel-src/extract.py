@@ -16,7 +16,8 @@ Output (under --out only; the tree is opened read-only):
   extracted/<path>.c      the functions and variables of each .c file, in
                           source order
   extracted/all.c         includes the above: the "kernel" translation unit
-  extracted/present.h     EXTRACTED_HAVE_<name> for every definition found
+  extracted/present.h     EXTRACTED_HAVE_<name> for every definition found,
+                          EXTRACTED_LINUX_VERSION_CODE (its Makefile's)
   extracted/extract.d     make-style dependencies (for the build system)
 
 The functions and variables of the .c files get external linkage (their
@@ -82,6 +83,32 @@ class Error(Exception):
 # variants of one tree (hunk-matrix/) scans and tags each file version once.
 SCANNED = {}
 TAGGED = {}
+
+
+MAKEFILE_VERSION_RE = re.compile(
+    r"^(VERSION|PATCHLEVEL|SUBLEVEL|EXTRAVERSION)[ \t]*=[ \t]*(.*?)[ \t]*$",
+    re.M)
+
+
+def kernel_version(tree):
+    """(VERSION, PATCHLEVEL, SUBLEVEL, EXTRAVERSION) of the tree's top-level
+    Makefile: the first assignment of each, as kbuild reads them."""
+    path = os.path.join(tree, "Makefile")
+    try:
+        with open(path, errors="replace") as f:
+            text = f.read(4096)
+    except OSError as e:
+        raise Error(f"cannot read {path}: {e.strerror}")
+    vals = {}
+    for m in MAKEFILE_VERSION_RE.finditer(text):
+        vals.setdefault(m.group(1), m.group(2))
+    try:
+        v = (int(vals["VERSION"]), int(vals.get("PATCHLEVEL", "0")),
+             int(vals.get("SUBLEVEL", "0") or "0"))
+    except (KeyError, ValueError):
+        raise Error(f"{path} has no numeric VERSION/PATCHLEVEL/SUBLEVEL: "
+                    "not a kernel tree")
+    return v + (vals.get("EXTRAVERSION", ""),)
 
 
 class ManifestFile(tuple):
@@ -544,6 +571,13 @@ def generate(tree, manifest, out):
     present = [banner.format("manifest", tree),
                "#ifndef EXTRACTED_PRESENT_H\n#define EXTRACTED_PRESENT_H\n",
                f'#define EXTRACTED_TREE "{tree}"\n']
+    # The tree's LINUX_VERSION_CODE (include/generated/uapi/linux/
+    # version.h), for an expectation that changed upstream after 6.1.
+    v = kernel_version(tree)
+    present.append("#define EXTRACTED_LINUX_VERSION_CODE "
+                   f"{(v[0] << 16) + (v[1] << 8) + min(v[2], 255)}\n"
+                   "#define KERNEL_VERSION(a, b, c) "
+                   "(((a) << 16) + ((b) << 8) + ((c) > 255 ? 255 : (c)))\n")
     found = {d.name for d in defs} | members
     for rel, entries in parse_manifest(manifest):
         for e in entries:

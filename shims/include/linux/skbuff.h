@@ -25,12 +25,19 @@ struct sk_buff {
 	void (*destructor)(struct sk_buff *skb);
 	unsigned int hash;
 	refcount_t users;	/* set by netpoll's find_skb() */
+	u8 fclone;		/* SKB_FCLONE_UNAVAILABLE: no clones here */
 	/* Simulator bookkeeping. */
 	unsigned long seq;
 	int freed_on_cpu;
 	int delivered_on_cpu;
 	const char *freed_by;		/* the free function (kfree_skb_reason, ...) */
 	int drop_reason;		/* enum skb_drop_reason it was given */
+};
+
+enum {
+	SKB_FCLONE_UNAVAILABLE,	/* skb has no fclone (from head_cache) */
+	SKB_FCLONE_ORIG,	/* orig skb (from fclone_cache) */
+	SKB_FCLONE_CLONE,	/* companion fclone skb (from fclone_cache) */
 };
 
 struct sk_buff_head {
@@ -358,9 +365,14 @@ static inline void __skb_queue_purge_reason(struct sk_buff_head *list,
 		kfree_skb_reason(skb, reason);
 }
 
-/* net/core/skbuff.c (static there, v6.10+): skb_attempt_defer_free()'s
- * local free. */
-void kfree_skb_napi_cache(struct sk_buff *skb);
+/*
+ * net/core/skbuff.c: into this CPU's NAPI skb cache (trees after 6.1 reach it
+ * from kfree_skb_napi_cache(), extracted).
+ */
+void sim_napi_kfree_skb(struct sk_buff *skb, enum skb_drop_reason reason,
+			const char *file, int line);
+#define __napi_kfree_skb(skb, reason)					\
+	sim_napi_kfree_skb(skb, reason, __FILE__, __LINE__)
 
 /*
  * skb_attempt_defer_free() is not declared here: it is extracted from the

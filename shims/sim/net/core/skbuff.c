@@ -67,16 +67,15 @@ void sim_napi_consume_skb(struct sk_buff *skb, int budget, const char *file,
 }
 
 /*
- * kfree_skb_napi_cache() (net/core/skbuff.c, static there, v6.10+):
- * skb_attempt_defer_free()'s local free, into this CPU's NAPI cache with
- * BH disabled, so that the local_bh_enable() may run pending softirqs, as
- * there.  Clones (freed directly there) do not exist in the simulator.
+ * __napi_kfree_skb() (net/core/skbuff.c): releases the skb into this
+ * CPU's NAPI cache; since v6.11 napi_skb_cache_put() takes the cache's
+ * local_lock_nested_bh(), whose lockdep_assert_in_softirq() is kept.
  */
-void kfree_skb_napi_cache(struct sk_buff *skb)
+void sim_napi_kfree_skb(struct sk_buff *skb, enum skb_drop_reason reason,
+			const char *file, int line)
 {
-	local_bh_disable();
-	sim_skb_free(skb, "kfree_skb_napi_cache", SKB_CONSUMED);
-	local_bh_enable();
+	lockdep_assert_in_softirq();
+	sim_skb_free(skb, "__napi_kfree_skb", reason, file, line);
 }
 
 /* The stack above the backlog: the packet is consumed here. */
