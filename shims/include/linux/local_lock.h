@@ -32,8 +32,9 @@ typedef spinlock_t local_lock_t;
 #define local_lock_nested_bh(lock)					\
 	do {								\
 		lockdep_assert_in_softirq();				\
-		sim_spin_lock(this_cpu_ptr(lock), #lock);		\
+		sim_spin_lock(this_cpu_ptr(lock), #lock, __FILE__, __LINE__); \
 	} while (0)
-#define local_unlock_nested_bh(lock)	sim_spin_unlock(this_cpu_ptr(lock))
+#define local_unlock_nested_bh(lock)					\
+	sim_spin_unlock(this_cpu_ptr(lock), __FILE__, __LINE__)
 
 #endif
