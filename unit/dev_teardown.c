@@ -77,14 +77,14 @@ static void v36_cpu_dead_moves_device_napi(void **state)
 	sim_cpu_down(1, 0);
 	assert_true(list_empty(&sd1->poll_list));
 	assert_ptr_equal(sd0->poll_list.next, &dev_napi.poll_list);
-	assert_true(test_bit(NAPI_STATE_SCHED, &dev_napi.state));
+	assert_napi_state_set(&dev_napi, NAPI_STATE_SCHED);
 	assert_true(sim_cpus[0].softirq_pending & BIT(NET_RX_SOFTIRQ));
 	assert_int_equal(dev_polls, 0);
 
 	sim_run_all(1000);
 	assert_int_equal(dev_polls, 1);
 	assert_int_equal(dev_poll_cpu, 0);
-	assert_false(test_bit(NAPI_STATE_SCHED, &dev_napi.state));
+	assert_napi_state_clear(&dev_napi, NAPI_STATE_SCHED);
 	assert_true(list_empty(&sd0->poll_list));
 	assert_no_warn();
 }
@@ -133,7 +133,7 @@ static void queue_both_devices(struct softnet_data *sd)
 		enqueue_pair(i);
 	assert_int_equal(skb_queue_len(&sd->process_queue), 2 * NR_EACH);
 	assert_int_equal(skb_queue_len(&sd->input_pkt_queue), 2 * NR_EACH);
-	assert_int_equal(sim_count(0, skbs_delivered), 0);
+	assert_cpu_count(0, skbs_delivered, 0);
 }
 
 /*
@@ -175,7 +175,7 @@ static void v37_flush_backlog_frees_only_unregistering_device(void **state)
 	sim_run_all(1000);
 	for (i = 0; i < 2 * NR_EACH; i++)
 		assert_int_equal(pkt_b[i]->delivered_on_cpu, 0);
-	assert_int_equal(sim_count(0, skbs_delivered), 2 * NR_EACH);
+	assert_cpu_count(0, skbs_delivered, 2 * NR_EACH);
 	assert_true(skb_queue_empty(&sd->input_pkt_queue));
 	assert_true(skb_queue_empty(&sd->process_queue));
 #ifdef CONFIG_RPS

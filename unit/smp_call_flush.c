@@ -76,9 +76,8 @@ static struct flush_result flush_one(call_single_data_t *csd)
 	assert_true(sim_csd_pending(1));
 	sim_idle_flush(1);
 	assert_false(sim_csd_pending(1));
-	assert_int_equal(sim_count(1, csd_run) - c1.csd_run, 1);
-	assert_int_equal(sim_count(1, raises_in_smp_call) -
-			 c1.raises_in_smp_call, 1);
+	assert_cpu_count_delta(1, csd_run, c1.csd_run, 1);
+	assert_cpu_count_delta(1, raises_in_smp_call, c1.raises_in_smp_call, 1);
 	r.warns = sim_total().warns - warns;
 	r.wakeups = sim_count(1, wakeups) - c1.wakeups;
 	r.softirq_runs = sim_count(1, softirq_runs) - c1.softirq_runs;
