@@ -453,11 +453,14 @@ static inline void napitest_assert_poll_list(int cpu, bool empty,
 #define assert_poll_list_not_empty(cpu)				\
 	napitest_assert_poll_list(cpu, false, __FILE__, __LINE__)
 
+/* No WARN on any CPU; a failure names the first one and where it fired. */
 #define assert_no_warn()						\
 	do {								\
 		if (sim_total().warns) {				\
 			napitest_report();				\
-			fail_msg("%lu WARN(s)", sim_total().warns);	\
+			fail_msg("%lu WARN(s), the first: %s",		\
+				 sim_total().warns,			\
+				 sim_nr_warns ? sim_warns[0].msg : "?");	\
 		}							\
 	} while (0)
 
