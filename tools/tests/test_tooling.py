@@ -223,6 +223,10 @@ class Summary(unittest.TestCase):
         text = "\n".join(lines)
         self.assertIn("NAPI_STATE_THREADED clear on backlog of CPU 1", text)
         self.assertIn("patch 14 hunk 8", text)
+        # A tree that does not build is no green summary.
+        self.assertIn("also FAILED: kbuild:rt-rps: net/core/dev.c:4951:17: "
+                      "error: implicit declaration", text)
+        self.assertIn("1 other check(s) failed", lines[-1])
 
 
 if __name__ == "__main__":
