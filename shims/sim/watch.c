@@ -19,6 +19,7 @@ int sim_watch_active;
 
 static struct sim_watch watches[SIM_MAX_WATCHES];
 static unsigned int nr_watches;
+static int suspended;
 static struct sim_site last_site;
 static void *last_pc;
 static char tree_prefix[512];
@@ -92,7 +93,13 @@ void sim_watch(const volatile void *addr, size_t size, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(w->what, sizeof(w->what), fmt, ap);
 	va_end(ap);
-	sim_watch_active = 1;
+	sim_watch_active = !suspended;
+}
+
+void sim_watch_suspend(int on)
+{
+	suspended = on;
+	sim_watch_active = !on && nr_watches;
 }
 
 static void check(const char *file, int line, int tree, void *pc)
