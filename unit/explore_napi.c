@@ -292,6 +292,24 @@ static void explore_b_napi_schedule_vs_napi_thread_wait(void **state)
 }
 
 /*
+ * (b) under x86-TSO: the thread's task-state store may sit in CPU 1's
+ * store buffer while it tests NAPI_STATE_SCHED_THREADED.  With
+ * set_current_state() (a full barrier) either the thread sees the bit or
+ * the waker sees TASK_INTERRUPTIBLE; with a relaxed __set_current_state()
+ * in napi_thread_wait() the waker may read TASK_RUNNING, skip the wakeup,
+ * and the thread sleeps with the bit set: a lost wakeup.
+ */
+static void explore_b_tso_napi_schedule_vs_napi_thread_wait(void **state)
+{
+	struct explore_scenario scn_b_tso = scn_b;
+
+	(void)state;
+	scn_b_tso.name = "b_tso_napi_schedule_vs_napi_thread_wait";
+	scn_b_tso.tso = true;
+	explore_expect_none(&scn_b_tso);
+}
+
+/*
  * (c) CPU 0 frees packets allocated on CPU 1 (skb_attempt_defer_free()):
  * each lands on CPU 1's defer_list and, at half capacity, kicks CPU 1
  * (kick_defer_list_purge(): the backlog NAPI with threads, the defer csd
@@ -659,6 +677,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(explore_a_remote_enqueue_vs_backlog_sleep),
 		cmocka_unit_test(explore_b_napi_schedule_vs_napi_thread_wait),
+		cmocka_unit_test(explore_b_tso_napi_schedule_vs_napi_thread_wait),
 		cmocka_unit_test(explore_c_defer_kick_vs_flush),
 		cmocka_unit_test(explore_c2_defer_kick_vs_local_backlog),
 		cmocka_unit_test(explore_d_hardirq_schedule_in_net_rx_action),

@@ -47,7 +47,9 @@ int sim_explore_active;
 
 #define EXP_STACK	(256 * 1024)
 #define EXP_MAX_STEPS	4096
-#define EXP_NR_OPTS	(EXPLORE_MAX_THREADS + EXPLORE_MAX_IRQS)
+/* Options of a step: a program, an interrupt, or a CPU's oldest store. */
+#define EXP_OPT_DRAIN	(EXPLORE_MAX_THREADS + EXPLORE_MAX_IRQS)
+#define EXP_NR_OPTS	(EXP_OPT_DRAIN + NR_CPUS)
 
 struct exp_thread {
 	const struct explore_actor *a;
@@ -120,6 +122,93 @@ static bool random_mode;
 static unsigned long rng;
 
 static void violate(const char *fmt, const char *arg);
+static const char *short_path(const char *file);
+
+/* ---- x86-TSO store buffers (sim/explore.h) ---- */
+
+#define TSO_ENTRIES	16
+
+struct tso_store {
+	volatile void *addr;
+	unsigned long size;
+	const char *file;		/* where the tree stored it */
+	unsigned char bytes[8] __aligned(8);
+};
+
+int sim_tso_active;
+static struct tso_store tso_buf[NR_CPUS][TSO_ENTRIES];
+static unsigned int tso_len[NR_CPUS];
+
+/* The oldest store of cpu's buffer reaches memory. */
+static const char *tso_drain_one(int cpu)
+{
+	struct tso_store *e = &tso_buf[cpu][0];
+	const char *file = e->file;
+
+	memcpy((void *)(uintptr_t)e->addr, e->bytes, e->size);
+	memmove(e, e + 1, --tso_len[cpu] * sizeof(*e));
+	return file;
+}
+
+static void tso_drain(int cpu)
+{
+	while (tso_len[cpu])
+		tso_drain_one(cpu);
+}
+
+void explore_tso_fence(void)
+{
+	tso_drain(sim_cur_cpu);
+}
+
+static bool on_own_stack(const volatile void *addr);
+
+volatile void *explore_tso_store_slot(volatile void *addr, unsigned long size,
+				      const char *file)
+{
+	int cpu = sim_cur_cpu;
+	struct tso_store *e;
+
+	/* The tree's stores, to memory others can see, from a program. */
+	if (cur < 0 || size > sizeof(e->bytes) || strstr(file, "/shims/") ||
+	    strstr(file, "/unit/") || on_own_stack(addr))
+		return addr;
+	if (tso_len[cpu] == TSO_ENTRIES)
+		tso_drain_one(cpu);
+	e = &tso_buf[cpu][tso_len[cpu]++];
+	e->addr = addr;
+	e->size = size;
+	e->file = file;
+	return e->bytes;
+}
+
+/* Store forwarding: this CPU's newest buffered store to addr, if any. */
+const volatile void *explore_tso_load_slot(const volatile void *addr,
+					   unsigned long size)
+{
+	const char *a = (const char *)(uintptr_t)addr;
+	int cpu = sim_cur_cpu;
+	unsigned int i = tso_len[cpu];
+
+	while (i--) {
+		struct tso_store *e = &tso_buf[cpu][i];
+		const char *b = (const char *)(uintptr_t)e->addr;
+
+		if (b == a && e->size == size)
+			return e->bytes;
+		/* A partial overlap: the hardware waits for the drain. */
+		if (a < b + e->size && b < a + size) {
+			tso_drain(cpu);
+			break;
+		}
+	}
+	return addr;
+}
+
+static void tso_reset(void)
+{
+	memset(tso_len, 0, sizeof(tso_len));
+}
 
 /* ---- The programs' side ---- */
 
@@ -131,6 +220,7 @@ static void violate(const char *fmt, const char *arg);
  */
 static void run_irq(const struct explore_actor *irq)
 {
+	explore_tso_mb();	/* taken as serializing: no reordering across */
 	if (IS_ENABLED(CONFIG_PREEMPT_RT) && irq->threaded) {
 		local_bh_disable();
 		irq->fn();
@@ -374,6 +464,8 @@ static int opt_thread(int o)
 
 	if (o < EXPLORE_MAX_THREADS)
 		return o;
+	if (o >= EXP_OPT_DRAIN)
+		return -1;	/* a drain runs no program */
 	for (i = 0; i < scn->nr_threads; i++)
 		if (scn->threads[i].cpu == scn->irqs[o - EXPLORE_MAX_THREADS].cpu)
 			return i;
@@ -402,6 +494,9 @@ static unsigned short enabled_mask(void)
 			continue;
 		m |= 1u << (EXPLORE_MAX_THREADS + i);
 	}
+	for (i = 0; sim_tso_active && i < NR_CPUS; i++)
+		if (tso_len[i])
+			m |= 1u << (EXP_OPT_DRAIN + i);
 	return m;
 }
 
@@ -506,6 +601,8 @@ static void execute(void)
 		t->bottom = t->stack;
 		t->size = EXP_STACK;
 	}
+	tso_reset();
+	sim_tso_active = scn->tso;
 	sim_explore_active = 1;
 	nr_steps = 0;
 	for (;;) {
@@ -565,6 +662,24 @@ static void execute(void)
 		if (is_preemption(running, en, o))
 			preempts++;
 		idx = nr_steps++;
+		if (o >= EXP_OPT_DRAIN) {
+			/* The program of that CPU shows the drain. */
+			int cpu = o - EXP_OPT_DRAIN, t;
+			const char *file = tso_drain_one(cpu);
+
+			for (t = 0; t < scn->nr_threads - 1; t++)
+				if (thr[t].a->cpu == cpu)
+					break;
+			events[idx].thread = (unsigned char)t;
+			events[idx].irq = -1;
+			events[idx].file = NULL;
+			events[idx].line = 0;
+			events[idx].tree_file = NULL;
+			snprintf(events[idx].what, sizeof(events[idx].what),
+				 "x86-TSO: CPU%d's store (%s) drains", cpu,
+				 short_path(file));
+			goto check;
+		}
 		resume(o);
 		running = opt_thread(o);
 		events[idx].thread = (unsigned char)running;
@@ -583,6 +698,7 @@ static void execute(void)
 				 "%s", thr[running].label);
 		if (replay_broken)
 			break;
+check:
 		if (scn->invariant && !violation[0]) {
 			const char *msg = scn->invariant();
 
@@ -593,8 +709,12 @@ static void execute(void)
 		}
 	}
 	sim_explore_active = 0;
+	sim_tso_active = 0;
 	if (violation[0])
 		return;		/* the machine is left as it is: reset next */
+	/* The stores still buffered reach memory. */
+	for (i = 0; i < NR_CPUS; i++)
+		tso_drain(i);
 	/* Interrupts never chosen arrive after the programs. */
 	for (i = 0; i < scn->nr_irqs; i++) {
 		if (irq_done[i])
@@ -647,6 +767,10 @@ static void schedule_string(char *buf, size_t len)
 		else if (s->kind == STEP_PREEMPT)
 			n += (size_t)snprintf(buf + n, len - n, "%s%u:y",
 					      n ? "," : "", i);
+		else if (s->choice >= EXP_OPT_DRAIN)
+			n += (size_t)snprintf(buf + n, len - n, "%s%u:d%d",
+					      n ? "," : "", i,
+					      s->choice - EXP_OPT_DRAIN);
 		else if (s->choice >= EXPLORE_MAX_THREADS)
 			n += (size_t)snprintf(buf + n, len - n, "%s%u:i%d",
 					      n ? "," : "", i,
@@ -679,6 +803,8 @@ static bool parse_schedule(const char *str)
 		want[n][2] = STEP_SWITCH;
 		if (*str == 'i') {
 			c = EXPLORE_MAX_THREADS + (unsigned int)strtoul(str + 1, &end, 10);
+		} else if (*str == 'd') {
+			c = EXP_OPT_DRAIN + (unsigned int)strtoul(str + 1, &end, 10);
 		} else if (*str == 'p') {
 			c = (unsigned int)strtoul(str + 1, &end, 10);
 			want[n][2] = STEP_PICK;
@@ -980,6 +1106,24 @@ void explore_run(const struct explore_scenario *s, struct explore_result *r)
 }
 
 #ifdef SIM_EXPLORE_OUT_OF_LINE
+volatile void *explore_tso_dst(volatile void *addr, unsigned long size,
+			       const char *file)
+{
+	return sim_tso_active ? explore_tso_store_slot(addr, size, file) : addr;
+}
+
+const volatile void *explore_tso_src(const volatile void *addr,
+				     unsigned long size)
+{
+	return sim_tso_active ? explore_tso_load_slot(addr, size) : addr;
+}
+
+void explore_tso_mb(void)
+{
+	if (sim_tso_active)
+		explore_tso_fence();
+}
+
 void explore_hook(const char *file, int line)
 {
 	sim_step_at(file, line);

@@ -103,21 +103,24 @@ static inline bool sim_test_bit(long nr, const volatile unsigned long *addr)
 /*
  * Each operation is a scheduling point of the interleaving explorer
  * (sim/explore.h), located at the caller's file:line; a no-op otherwise.
+ * Under x86-TSO each but test_bit() drains the CPU's store buffer first:
+ * the atomic ones are locked instructions; the __ ones write memory
+ * directly, and must not pass the stores still buffered.
  */
-#define set_bit(nr, addr)		(__EXPLORE_HOOK(), sim_set_bit(nr, addr))
-#define clear_bit(nr, addr)		(__EXPLORE_HOOK(), sim_clear_bit(nr, addr))
-#define test_and_set_bit(nr, addr)	(__EXPLORE_HOOK(), sim_test_and_set_bit(nr, addr))
-#define test_and_clear_bit(nr, addr)	(__EXPLORE_HOOK(), sim_test_and_clear_bit(nr, addr))
-#define __set_bit(nr, addr)		(__EXPLORE_HOOK(), sim___set_bit(nr, addr))
-#define __clear_bit(nr, addr)		(__EXPLORE_HOOK(), sim___clear_bit(nr, addr))
-#define __test_and_set_bit(nr, addr)	(__EXPLORE_HOOK(), sim___test_and_set_bit(nr, addr))
-#define __test_and_clear_bit(nr, addr)	(__EXPLORE_HOOK(), sim___test_and_clear_bit(nr, addr))
-#define change_bit(nr, addr)		(__EXPLORE_HOOK(), sim_change_bit(nr, addr))
-#define __change_bit(nr, addr)		(__EXPLORE_HOOK(), sim___change_bit(nr, addr))
-#define test_and_change_bit(nr, addr)	(__EXPLORE_HOOK(), sim_test_and_change_bit(nr, addr))
-#define test_and_set_bit_lock(nr, addr)	(__EXPLORE_HOOK(), sim_test_and_set_bit_lock(nr, addr))
-#define clear_bit_unlock(nr, addr)	(__EXPLORE_HOOK(), sim_clear_bit_unlock(nr, addr))
-#define __clear_bit_unlock(nr, addr)	(__EXPLORE_HOOK(), sim_clear_bit_unlock(nr, addr))
+#define set_bit(nr, addr)		(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim_set_bit(nr, addr))
+#define clear_bit(nr, addr)		(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim_clear_bit(nr, addr))
+#define test_and_set_bit(nr, addr)	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim_test_and_set_bit(nr, addr))
+#define test_and_clear_bit(nr, addr)	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim_test_and_clear_bit(nr, addr))
+#define __set_bit(nr, addr)		(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim___set_bit(nr, addr))
+#define __clear_bit(nr, addr)		(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim___clear_bit(nr, addr))
+#define __test_and_set_bit(nr, addr)	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim___test_and_set_bit(nr, addr))
+#define __test_and_clear_bit(nr, addr)	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim___test_and_clear_bit(nr, addr))
+#define change_bit(nr, addr)		(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim_change_bit(nr, addr))
+#define __change_bit(nr, addr)		(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim___change_bit(nr, addr))
+#define test_and_change_bit(nr, addr)	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim_test_and_change_bit(nr, addr))
+#define test_and_set_bit_lock(nr, addr)	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim_test_and_set_bit_lock(nr, addr))
+#define clear_bit_unlock(nr, addr)	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim_clear_bit_unlock(nr, addr))
+#define __clear_bit_unlock(nr, addr)	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim_clear_bit_unlock(nr, addr))
 #define test_bit(nr, addr)		(__EXPLORE_HOOK(), sim_test_bit(nr, addr))
 
 #define BITS_PER_BYTE		8

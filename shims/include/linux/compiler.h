@@ -54,14 +54,21 @@
 /*
  * READ_ONCE()/WRITE_ONCE(): volatile accesses, as in the kernel.  They are
  * also the points where another simulated CPU could observe the value
- * (none when it is on the accessing task's own stack: sim/explore.h).
+ * (none when it is on the accessing task's own stack: sim/explore.h), and
+ * under x86-TSO they go through the CPU's store buffer.
  */
 #define READ_ONCE(x)							\
-	(__EXPLORE_HOOK_AT(&(x)), *(const volatile __typeof__(x) *)&(x))
+	(__EXPLORE_HOOK_AT(&(x)),					\
+	 *(const volatile __typeof__(x) *)__EXPLORE_TSO_SRC(&(x), sizeof(x)))
 #define WRITE_ONCE(x, val)						\
 	do {								\
 		__EXPLORE_HOOK_AT(&(x));				\
-		*(volatile __typeof__(x) *)&(x) = (val);		\
+		{							\
+			__typeof__(x) __wo_val = (val);			\
+									\
+			*(volatile __typeof__(x) *)			\
+				__EXPLORE_TSO_DST(&(x), sizeof(x)) = __wo_val; \
+		}							\
 	} while (0)
 
 #define container_of(ptr, type, member) \

@@ -78,8 +78,13 @@ static inline bool is_percpu_thread(void)
 }
 #define is_idle_task(p)		(((p)->flags & PF_IDLE) != 0)
 
-/* The explorer's point is WRITE_ONCE()'s: one switch point, not two. */
-#define set_current_state(s)	do { smp_mb(); WRITE_ONCE(current->__state, (s)); } while (0)
+/*
+ * set_current_state() is smp_store_mb(): the store, then a full barrier
+ * (under x86-TSO the barrier drains the store buffer; __set_current_state()
+ * leaves the store buffered).  The explorer's point is WRITE_ONCE()'s: one
+ * switch point, not two.
+ */
+#define set_current_state(s)	do { WRITE_ONCE(current->__state, (s)); smp_mb(); } while (0)
 #define __set_current_state(s)	WRITE_ONCE(current->__state, (s))
 #define task_is_running(t)	(READ_ONCE((t)->__state) == TASK_RUNNING)
 

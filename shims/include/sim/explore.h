@@ -148,16 +148,78 @@ void explore_wait_until(int (*cond)(void *arg), void *arg, unsigned int flags,
 			const char *what);
 
 /*
+ * x86-TSO (a scenario with .tso set, shims/sim/explore.c): each simulated
+ * CPU has a FIFO store buffer.  The tree's own marked stores (WRITE_ONCE(),
+ * __set_current_state(): those written in the tree's source lines) go to
+ * the buffer of the CPU that makes them; that CPU's READ_ONCE() sees them
+ * at once, the others only once they drain.  A buffer drains whole at a
+ * full barrier (smp_mb(), set_current_state()), a locked read-modify-write
+ * (the atomic bitops, cmpxchg(), xchg(), atomics), a lock operation,
+ * schedule(), try_to_wake_up() and interrupt entry; its oldest store
+ * drains at any point the explorer chooses.  Everything else (the
+ * simulator's own state, plain accesses) stays sequentially consistent:
+ * fewer reorderings than the hardware has, none it does not.
+ */
+extern int sim_tso_active;
+volatile void *explore_tso_store_slot(volatile void *addr, unsigned long size,
+				      const char *file);
+const volatile void *explore_tso_load_slot(const volatile void *addr,
+					   unsigned long size);
+void explore_tso_fence(void);		/* drains this CPU's buffer */
+
+#ifdef SIM_EXPLORE_OUT_OF_LINE
+volatile void *explore_tso_dst(volatile void *addr, unsigned long size,
+			       const char *file);
+const volatile void *explore_tso_src(const volatile void *addr,
+				     unsigned long size);
+void explore_tso_mb(void);
+#else
+/* Where WRITE_ONCE() stores: the variable, or a slot of the store buffer. */
+static inline __attribute__((__always_inline__, __unused__))
+volatile void *explore_tso_dst(volatile void *addr, unsigned long size,
+			       const char *file)
+{
+	if (__builtin_expect(sim_tso_active, 0))
+		return explore_tso_store_slot(addr, size, file);
+	return addr;
+}
+
+/* Where READ_ONCE() loads from: a store of this CPU's buffer, or memory. */
+static inline __attribute__((__always_inline__, __unused__))
+const volatile void *explore_tso_src(const volatile void *addr,
+				     unsigned long size)
+{
+	if (__builtin_expect(sim_tso_active, 0))
+		return explore_tso_load_slot(addr, size);
+	return addr;
+}
+
+static inline __attribute__((__always_inline__, __unused__))
+void explore_tso_mb(void)
+{
+	if (__builtin_expect(sim_tso_active, 0))
+		explore_tso_fence();
+}
+#endif
+
+/*
  * Hooks in shared headers use these; a simulator file that must not be
  * preempted inside its own bookkeeping defines SIM_RAW_ONCE before any
- * include and places its points explicitly.
+ * include and places its points explicitly (and drains store buffers
+ * where its operations would).
  */
 #ifdef SIM_RAW_ONCE
 #define __EXPLORE_HOOK()	((void)0)
 #define __EXPLORE_HOOK_AT(addr)	((void)0)
+#define __EXPLORE_TSO_DST(addr, size)	(addr)
+#define __EXPLORE_TSO_SRC(addr, size)	(addr)
+#define __EXPLORE_TSO_MB()	((void)0)
 #else
 #define __EXPLORE_HOOK()	explore_hook(__FILE__, __LINE__)
 #define __EXPLORE_HOOK_AT(addr)	explore_hook_at(addr, __FILE__, __LINE__)
+#define __EXPLORE_TSO_DST(addr, size)	explore_tso_dst(addr, size, __FILE__)
+#define __EXPLORE_TSO_SRC(addr, size)	explore_tso_src(addr, size)
+#define __EXPLORE_TSO_MB()	explore_tso_mb()
 #endif
 
 /* ---- The scenario API (suites: unit/explore_*.c) ---- */
@@ -215,6 +277,8 @@ struct explore_scenario {
 	 * fails (INCOMPLETE), it never passes.
 	 */
 	unsigned long max_schedules;
+	/* Under x86-TSO: per-CPU store buffers, draining an explorer choice. */
+	bool tso;
 };
 
 struct explore_result {

@@ -103,6 +103,7 @@ void sim_spin_lock(spinlock_t *lock, const char *site, const char *file,
 {
 	const char *name = lock->name ? lock->name : site;
 
+	explore_tso_mb();	/* a locked instruction */
 	if (IS_ENABLED(CONFIG_PREEMPT_RT))
 		__might_resched(file, line,
 				rcu_preempt_depth() << MIGHT_RESCHED_RCU_SHIFT);
@@ -129,6 +130,7 @@ void sim_spin_lock(spinlock_t *lock, const char *site, const char *file,
 /* rt_spin_unlock(): migrate_enable(), the release, rcu_read_unlock(). */
 void sim_spin_unlock(spinlock_t *lock, const char *file, int line)
 {
+	explore_tso_mb();
 	if (lock->owner != sim_cpu_id())
 		sim_bug(file, line, "unlock of a lock this CPU does not hold");
 	if (IS_ENABLED(CONFIG_PREEMPT_RT))

@@ -72,6 +72,8 @@ static void dequeue(struct task_struct *p)
 int wake_up_state(struct task_struct *p, unsigned int state)
 {
 	explore_hook(__FILE__, __LINE__);
+	/* raw_spin_lock_irqsave(&p->pi_lock); smp_mb__after_spinlock(). */
+	explore_tso_mb();
 	if (!p || p->exited)
 		return 0;
 	if (!(READ_ONCE(p->__state) & state))
@@ -390,6 +392,7 @@ void sim_schedule(const char *file, int line)
 	struct task_struct *p = current;
 
 	explore_hook(file, line);
+	explore_tso_mb();	/* the runqueue lock */
 	if (!p->ctx)
 		sim_bug(file, line, "schedule() from the test's own context");
 	schedule_debug(p, file, line);
