@@ -62,10 +62,14 @@ static void v16_rt_remote_enqueue_sends_no_ipi(void **state)
 	unsigned long ksd1_sw = ksd1->switches;
 	struct sim_counters c0 = sim_cpus[0].cnt, c1 = sim_cpus[1].cnt, t;
 	unsigned long wakeups1;
+	unsigned int received_rps1 = 0;
 
 	(void)state;
 #ifndef CONFIG_RPS
+	(void)received_rps1;
 	skip();		/* without RPS nothing is steered to another CPU */
+#else
+	received_rps1 = per_cpu(softnet_data, 1).received_rps;
 #endif
 	napitest_device_irq(0, &rx_napi);	/* softirq on irq_exit */
 	sim_run_all(10000);
@@ -111,6 +115,8 @@ static void v16_rt_remote_enqueue_sends_no_ipi(void **state)
 		 */
 #ifdef CONFIG_RPS
 		assert_null(per_cpu(softnet_data, 0).rps_ipi_list);
+		assert_int_equal(per_cpu(softnet_data, 1).received_rps,
+				 received_rps1);
 #endif
 		assert_cpu_count_delta(0, net_rx_raises, c0.net_rx_raises, 1);
 		/* Only backlog_napi/1 was woken on CPU 1, and it ran. */
@@ -118,9 +124,16 @@ static void v16_rt_remote_enqueue_sends_no_ipi(void **state)
 		assert_int_equal(ksd1->switches - ksd1_sw, 0);
 		assert_true(thr->switches - thr_sw >= 1);
 	} else {
-		/* The 6.1 path: one IPI, rps_trigger_softirq() on CPU 1. */
+		/*
+		 * The 6.1 path: one IPI, rps_trigger_softirq() on CPU 1,
+		 * counted in its softnet_stat's received_rps column.
+		 */
 		assert_cpu_count_delta(1, ipis, c1.ipis, 1);
 		assert_cpu_count_delta(1, csd_run, c1.csd_run, 1);
+#ifdef CONFIG_RPS
+		assert_int_equal(per_cpu(softnet_data, 1).received_rps,
+				 received_rps1 + 1);
+#endif
 	}
 }
 

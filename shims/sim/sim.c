@@ -171,6 +171,21 @@ static void setup_per_cpu_areas(void)
 	}
 }
 
+/* The boot step a test makes fail, or NULL (sim_fail_init_step()). */
+static const char *init_step_to_fail;
+
+void sim_fail_init_step(const char *name)
+{
+	init_step_to_fail = name;
+}
+
+int sim_init_step(const char *name)
+{
+	if (init_step_to_fail && !strcmp(name, init_step_to_fail))
+		return -ENOMEM;
+	return 0;
+}
+
 void sim_reset(unsigned int nr_online)
 {
 	struct sim_once *o;
@@ -192,6 +207,7 @@ void sim_reset(unsigned int nr_online)
 		INIT_LIST_HEAD(&sim_cpus[cpu].csd_queue);
 	}
 	sim_cur_cpu = 0;
+	init_step_to_fail = NULL;
 	jiffies = 0;
 	watchdog_steps = 0;
 	sim_hang_budget = SIM_HANG_STEPS;

@@ -60,10 +60,12 @@ int netif_rx(struct sk_buff *skb);
 
 /*
  * dev_proc_init() (net/core/net-procfs.c, declared here in the kernel) and
- * netdev_kobject_init() (net/core/net-sysfs.h): nothing to create.
+ * netdev_kobject_init() (net/core/net-sysfs.h): nothing to create; each
+ * fails with -ENOMEM when a test makes it (sim_fail_init_step()).
  */
-#define dev_proc_init()		0
-#define netdev_kobject_init()	0
+int sim_init_step(const char *name);
+#define dev_proc_init()		sim_init_step("dev_proc_init")
+#define netdev_kobject_init()	sim_init_step("netdev_kobject_init")
 
 /*
  * net/core/gro.c and include/net/gro.h: GRO is not simulated (no packet

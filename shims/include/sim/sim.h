@@ -80,6 +80,13 @@ static inline struct sim_cpu *sim_this(void)
 
 /* Machine control. */
 void sim_reset(unsigned int nr_online);
+/*
+ * Make the boot step name (dev_proc_init, netdev_kobject_init,
+ * register_pernet_subsys) fail with -ENOMEM until the next sim_reset();
+ * sim_init_step() is what those stand-ins return.
+ */
+void sim_fail_init_step(const char *name);
+int sim_init_step(const char *name);
 int sim_switch_cpu(int cpu);		/* returns the previous CPU */
 struct sim_counters sim_total(void);
 #define sim_count(cpu, field)	(sim_cpus[cpu].cnt.field)
