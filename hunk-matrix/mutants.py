@@ -19,7 +19,20 @@ Functions: those the manifest names in net/core/dev.c and net/core/skbuff.c.
 At most --per-function mutants are drawn per function (seeded; the seed is
 printed and written to the report); each is built and run like a hunk of the
 hunk matrix (first failing test wins).  A mutant that does not build is
-"stillborn" and left out of the score.  Score = killed / (killed+survived).
+"stillborn" and left out of the score.  A surviving mutant whose extracted
+code compiles to the same objects as the patched tree's in every
+configuration (`-fkeep-static-functions`, `__LINE__`/`__FILE__`
+neutralised: the matrix's dead-code check) is "equivalent", by that check
+alone, and left out of the score too.
+Score = killed / (killed + survived).
+
+--edits FILE runs hand-written mutants instead (docs/invariants.md records
+them): one edit per line, `name<TAB>path<TAB>old<TAB>new`, where old is a
+whole line of the patched tree (whitespace collapsed), found exactly once
+in path, or in path@function, or its N-th match with path@function#N
+(several lines with one name make one mutant); every suite binary in
+every configuration runs (--full), and the report lists each mutant's
+failing tests by configuration (build/hunk-matrix/edits.{tsv,md}).
 """
 
 import argparse
@@ -78,6 +91,94 @@ class Mutant:
         f = dict(base)
         f[self.path] = "\n".join(lines)
         return f
+
+
+class Edit(Mutant):
+    """A hand-written mutant (--edits): one or more whole-line edits."""
+
+    def __init__(self, name, edits):
+        super().__init__(name, edits[0][0], edits[0][1], "edit",
+                         edits[0][2], edits[0][3])
+        self.edits = edits
+
+    def files(self, base):
+        f = dict(base)
+        for path, line, old, new in self.edits:
+            lines = f[path].split("\n")
+            assert lines[line - 1] == old
+            lines[line - 1] = new
+            f[path] = "\n".join(lines)
+        return f
+
+
+def read_edits(fname, tree, files):
+    """Edit mutants from fname (see the module doc): `path@function#N`
+    narrows old to a function's lines and to its N-th match; old is
+    compared with runs of whitespace collapsed.  Exits on a bad line."""
+    by_name = {}
+    with open(fname) as fh:
+        for n, raw in enumerate(fh, 1):
+            if not raw.strip() or raw.startswith("#"):
+                continue
+            parts = raw.rstrip("\n").split("\t")
+            if len(parts) != 4:
+                sys.exit(f"{fname}:{n}: expected name, path, old, new "
+                         "separated by tabs")
+            name, where, old, new = parts
+            m = re.match(r"^([^@#]+)(?:@(\w+))?(?:#(\d+))?$", where)
+            path, func, nth = m.groups() if m else (where, None, None)
+            if path not in files:
+                sys.exit(f"{fname}:{n}: {path} is not a file the variants "
+                         f"may change ({', '.join(sorted(files))})")
+            lines = files[path].split("\n")
+            lo, hi = 1, len(lines)
+            if func:
+                defs = [(s, e) for nm, k, s, e in H.ctags_defs(tree, path)
+                        if nm == func and k in ("function", "macro")]
+                if not defs:
+                    sys.exit(f"{fname}:{n}: no {func}() in {path}")
+                lo, hi = defs[0]
+            want = " ".join(old.split())
+            hits = [i for i in range(lo - 1, hi)
+                    if " ".join(lines[i].split()) == want]
+            if nth:
+                hits = hits[int(nth) - 1:int(nth)]
+            if len(hits) != 1:
+                sys.exit(f"{fname}:{n}: `{old}` found {len(hits)} times in "
+                         f"{where}, expected once (path@function#N narrows "
+                         "it)")
+            line = lines[hits[0]]
+            ind = line[:len(line) - len(line.lstrip())]
+            by_name.setdefault(name, []).append((path, hits[0] + 1, line,
+                                                 ind + new))
+    return [Edit(k, v) for k, v in by_name.items()]
+
+
+def write_edits_report(chosen, elapsed):
+    os.makedirs(OUT, exist_ok=True)
+    md = ["# Hand-written mutants (`hunk-matrix/mutants.py --edits`)", "",
+          f"{len(chosen)} mutants, every suite in every configuration, "
+          f"{elapsed:.0f} s.", "",
+          "| mutant | edit | result | failing tests by configuration |",
+          "|---|---|---|---|"]
+    with open(os.path.join(OUT, "edits.tsv"), "w") as f:
+        f.write("mutant\tresult\tconfig\tfailing_tests\tedit\n")
+        for m in chosen:
+            edit = "; ".join(f"{p}:{ln}: `{o.strip()}` -> `{n.strip()}`"
+                             for p, ln, o, n in m.edits)
+            by_cfg = {}
+            for k in m.killers:
+                suite, cfg, test = k.split(":", 2)
+                by_cfg.setdefault(cfg, set()).add(test)
+            cells = "; ".join(f"**{c}**: " + ", ".join(sorted(by_cfg[c]))
+                              for c in H.CONFIGS if c in by_cfg)
+            md.append(f"| {m.func} | {edit.replace('|', '/')} | "
+                      f"{m.result} | {cells or m.detail} |")
+            for c in H.CONFIGS:
+                f.write(f"{m.func}\t{m.result}\t{c}\t"
+                        f"{' '.join(sorted(by_cfg.get(c, ())))}\t{edit}\n")
+    with open(os.path.join(OUT, "edits.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
 
 
 def candidates(func, path, lines, start, end):
@@ -141,16 +242,28 @@ def all_candidates(patched):
     return files, by_func
 
 
-def evaluate(mutants, jobs, first_worker, base_files, log=True):
+DEAD = ("dead code: compiled objects identical (-fkeep-static-functions, "
+        f"__LINE__/__FILE__ neutralised) in the {len(H.CONFIGS)} "
+        "configurations")
+
+
+def evaluate(mutants, jobs, first_worker, base_files, log=True, full=False):
     workers, base_fail = H.start_workers(jobs, base_files, first_worker)
     order = H.KillOrder(workers[0].suites())
+    # Each worker's build holds the patched tree's extraction now: its
+    # objects are the reference of the dead-code check.
+    ref = {w.idx: w.objects(w.pre, "ref") for w in workers}
 
     def ev(w, m):
         t = time.time()
         res, killers, detail = w.evaluate(m.files(base_files), base_fail,
-                                          order)
+                                          order, full=full)
         m.result = "stillborn" if res == "killed-build" else res
         m.killers, m.detail = killers, detail
+        if res == "survived":
+            objs = w.objects(w.pre, "mut")
+            if objs is not None and objs == ref[w.idx]:
+                m.result, m.detail = "equivalent", DEAD
         if log:
             H.log(f"  {m.func:28} {m.path}:{m.line:<5} {m.op:10} "
                   f"{m.result:9} {time.time() - t:4.1f}s "
@@ -168,7 +281,18 @@ def main():
                     default=int(os.environ.get("PER_FUNCTION", "2")))
     ap.add_argument("--jobs", "-j", type=int, default=2)
     ap.add_argument("--functions", help="comma-separated function names")
+    ap.add_argument("--edits", help="hand-written mutants (module doc)")
     args = ap.parse_args()
+    if args.edits:
+        t0 = time.time()
+        patched = H.prepare_tree("patched")
+        files = H.read_files(patched)
+        chosen = read_edits(args.edits, patched, files)
+        evaluate(chosen, args.jobs, 2, files, full=True)
+        write_edits_report(chosen, time.time() - t0)
+        print(f"mutants: {len(chosen)} edits; report "
+              "build/hunk-matrix/edits.md")
+        return 0
     seed = args.seed if args.seed is not None else random.randrange(1, 1 << 31)
     print(f"mutants: seed {seed} (SEED={seed} to repeat), "
           f"{args.per_function} per function", flush=True)
@@ -193,6 +317,7 @@ def main():
           f"{sum(m.result == 'killed' for m in chosen)} killed, "
           f"{len(surv)} survived, "
           f"{sum(m.result == 'stillborn' for m in chosen)} stillborn, "
+          f"{sum(m.result == 'equivalent' for m in chosen)} equivalent, "
           f"{sum(m.result == 'hang' for m in chosen)} hang (wall-clock "
           "guard; not scored), "
           f"{elapsed:.0f} s; report hunk-matrix/mutants.md")
@@ -207,19 +332,21 @@ def write_report(chosen, by_func, seed, args, elapsed):
             f.write("\t".join([m.func, m.path, str(m.line), m.op, m.result,
                                " ".join(sorted(m.killers)), m.old.strip(),
                                m.new.strip()]) + "\n")
-    tot = {"killed": 0, "survived": 0, "stillborn": 0}
+    tot = {"killed": 0, "survived": 0, "stillborn": 0, "equivalent": 0}
     rows = []
     for fn in sorted({m.func for m in chosen}):
         ms = [m for m in chosen if m.func == fn]
         k = sum(m.result == "killed" for m in ms)
         s = sum(m.result == "survived" for m in ms)
         b = sum(m.result == "stillborn" for m in ms)
+        e = sum(m.result == "equivalent" for m in ms)
         tot["killed"] += k
         tot["survived"] += s
         tot["stillborn"] += b
+        tot["equivalent"] += e
         score = f"{100 * k / (k + s):.0f}%" if k + s else "-"
         rows.append(f"| {fn} | {len(by_func[fn])} | {len(ms)} | {k} | {s} | "
-                    f"{b} | {score} |")
+                    f"{b} | {e} | {score} |")
     k, s = tot["killed"], tot["survived"]
     md = ["# Mutation score of the manifest's functions", "",
           "Generated by `make mutants` (hunk-matrix/mutants.py). Operators: "
@@ -230,10 +357,13 @@ def write_report(chosen, by_func, seed, args, elapsed):
           f"(repeat with `make mutants SEED={seed}`); {len(chosen)} mutants, "
           f"{elapsed:.0f} s.", "",
           f"Overall: {k} killed, {s} survived, {tot['stillborn']} stillborn "
-          f"(do not build; not scored): score "
-          f"{(100 * k / (k + s)) if k + s else 0:.0f}%.", "",
+          f"(do not build; not scored), {tot['equivalent']} equivalent "
+          "(the dead-code check: the same compiled objects as the patched "
+          "tree in every configuration; not scored): score "
+          f"{(100 * k / (k + s)) if k + s else 0:.0f}% of the "
+          f"{k + s} non-equivalent mutants.", "",
           "| function | candidates | run | killed | survived | stillborn | "
-          "score |", "|---|---|---|---|---|---|---|"] + rows
+          "equivalent | score |", "|---|---|---|---|---|---|---|---|"] + rows
     surv = [m for m in chosen if m.result == "survived"]
     md += ["", "## Surviving mutants", ""]
     if not surv:
@@ -241,6 +371,13 @@ def write_report(chosen, by_func, seed, args, elapsed):
     for m in surv:
         md += [f"- `{m.func}` {m.path}:{m.line} ({m.op}): "
                f"`{m.old.strip()}` -> `{m.new.strip()}`"]
+    eq = [m for m in chosen if m.result == "equivalent"]
+    md += ["", "## Equivalent mutants", ""]
+    if not eq:
+        md.append("None.")
+    for m in eq:
+        md += [f"- `{m.func}` {m.path}:{m.line} ({m.op}): "
+               f"`{m.old.strip()}` -> `{m.new.strip()}`: {m.detail}"]
     md += ["", "## Killed mutants", "",
            "| function | line | op | mutated line | first killing tests |",
            "|---|---|---|---|---|"]
