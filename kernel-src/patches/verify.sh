@@ -122,7 +122,7 @@ apply_series() {
 }
 
 # Every file any series or seed touches.
-all_files=$( { series_files "$PDIR/rt-base"; series_files "$PDIR";
+mapfile -t all_files < <( { series_files "$PDIR/rt-base"; series_files "$PDIR";
 	while read -r p; do patch_files "$PDIR/$p"; done < "$PDIR/series.as-posted"
 	for d in "$PDIR"/seed-*/; do series_files "${d%/}"; done; } | sort -u)
 
@@ -145,7 +145,7 @@ done
 
 # 1. base = pristine + rt-base
 mkdir -p "$WORK/base" || exit 2
-copy_files "$TREE" "$WORK/base" $all_files || exit 2
+copy_files "$TREE" "$WORK/base" "${all_files[@]}" || exit 2
 echo "== rt-base/series"
 apply_series "$WORK/base" "$PDIR/rt-base" "$PDIR/rt-base/series" rt-base || {
 	echo "verify: FAILED in rt-base ($nfail failure(s))"; exit 1; }

@@ -34,10 +34,10 @@ small_tree() {
 	local f
 	mkdir -p "$1/include/linux"
 	cp "$ksrc/Makefile" "$1/"
-	for f in $(sed -n 's/^file[[:space:]]\{1,\}//p' "$ks/manifest"); do
+	while read -r f; do
 		mkdir -p "$1/$(dirname "$f")"
 		cp "$ksrc/$f" "$1/$f"
-	done
+	done < <(sed -n 's/^file[[:space:]]\{1,\}//p' "$ks/manifest")
 }
 
 # small_cache DIR: a cache whose unpacked linux-source entry holds only the
@@ -52,10 +52,10 @@ small_cache() {
 	entry="$1/src/$(basename "$src")"
 	ksrc=$src small_tree "$entry"
 	cp "$src/.napitest-stamp" "$entry/"
-	for f in $(awk '{print $2}' "$src/.napitest-stamp"); do
+	while read -r _ f; do
 		mkdir -p "$entry/$(dirname "$f")"
 		cp "$src/$f" "$entry/$f"
-	done
+	done < "$src/.napitest-stamp"
 	(cd "$entry" && sha256sum --quiet -c .napitest-stamp) || fail "small cache stamp"
 }
 
