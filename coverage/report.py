@@ -115,7 +115,7 @@ def main():
                 continue
             start, calls = d["funcs"][name]
             # The function's lines: from its start to the next function.
-            nexts = sorted(l for l, _ in d["funcs"].values() if l > start)
+            nexts = sorted(ln for ln, _ in d["funcs"].values() if ln > start)
             end = nexts[0] if nexts else 1 << 30
             ls = [v for n, v in d["lines"].items() if start <= n < end]
             bs = [v for (n, _, _), v in d["branches"].items()

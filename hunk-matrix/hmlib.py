@@ -291,9 +291,9 @@ class Worker:
             return True, ""
         out = (r.stdout + r.stderr).splitlines()
         # The compiler's or the linker's own line, not collect2's summary.
-        errs = [l for l in out if "undefined reference" in l or
-                ("error" in l.lower() and "collect2" not in l)] or \
-            [l for l in out if "error" in l.lower()]
+        errs = [ln for ln in out if "undefined reference" in ln or
+                ("error" in ln.lower() and "collect2" not in ln)] or \
+            [ln for ln in out if "error" in ln.lower()]
         return False, (errs[0] if errs else r.stdout[-300:]).strip()
 
     def run(self, suite, cfg):
@@ -400,7 +400,7 @@ class Worker:
         cc = json.load(open(os.path.join(self.bdir,
                                          "compile_commands.json")))
         # A copy of the extraction with the tree path in #line made equal.
-        tag = f"w{self.idx}-{tag}"	# two workers may compile one tag
+        tag = f"w{self.idx}-{tag}"  # two workers may compile one tag
         norm = os.path.join(SCRATCH, "obj", tag, "gen")
         shutil.rmtree(norm, ignore_errors=True)
         treep = None
@@ -435,7 +435,7 @@ class Worker:
             a = ["-I" + gen if re.match(r"^-I\S*/(pre-)?gen$", x) else x
                  for x in a if x != "-g"]
             if "-I" + gen not in a:
-                return None	# would compile the build's extraction
+                return None  # would compile the build's extraction
             # Dead code is dead once optimized (the build may use -O0).
             a = ["-O1" if re.match(r"^-O\w*$", x) else x for x in a]
 
@@ -501,7 +501,7 @@ def start_workers(n, base_files, first=0):
         try:
             workers[i].configure()
             fails[i] = workers[i].baseline(base_files)
-        except SystemExit as e:	# not reported from a thread otherwise
+        except SystemExit as e:  # not reported from a thread otherwise
             errors.append(str(e))
 
     ths = [threading.Thread(target=go, args=(i,)) for i in range(n)]

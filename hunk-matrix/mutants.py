@@ -187,8 +187,8 @@ def candidates(func, path, lines, start, end):
     body = False
     in_comment = False
     for n in range(start, end + 1):
-        l = lines[n - 1]
-        s = l.strip()
+        ln = lines[n - 1]
+        s = ln.strip()
         # Never mutate inside a comment.
         if in_comment:
             if "*/" in s:
@@ -200,30 +200,30 @@ def candidates(func, path, lines, start, end):
         if s.startswith(("*", "//", "/*")):
             continue
         if not body:
-            if "{" in l:
+            if "{" in ln:
                 body = True
             prev = s
             continue
-        ind = l[:len(l) - len(l.lstrip())]
+        ind = ln[:len(ln) - len(ln.lstrip())]
         simple = (s.endswith(";") and balanced(s) and
                   (prev.endswith((";", "{", "}", ")", "*/", ":")) or
                    prev == "" or prev.startswith("#")))
         if simple and not DECL.match(s) and not s.startswith(("return",
                                                               "}", "{")):
             if re.match(r"(__)?(set|clear)_bit\(", s):
-                out.append(Mutant(func, path, n, "drop-bit", l, ind + ";"))
+                out.append(Mutant(func, path, n, "drop-bit", ln, ind + ";"))
             elif re.match(r"list_add_tail\(", s):
-                out.append(Mutant(func, path, n, "list-noop", l, ind + ";"))
+                out.append(Mutant(func, path, n, "list-noop", ln, ind + ";"))
             elif s != ";":
-                out.append(Mutant(func, path, n, "stmt-drop", l, ind + ";"))
-        m = re.match(r"^(\s*(?:\}\s*else\s+)?if\s*)\((.*)\)(\s*\{?\s*)$", l)
+                out.append(Mutant(func, path, n, "stmt-drop", ln, ind + ";"))
+        m = re.match(r"^(\s*(?:\}\s*else\s+)?if\s*)\((.*)\)(\s*\{?\s*)$", ln)
         if m and balanced(m.group(2)):
-            out.append(Mutant(func, path, n, "negate-if", l,
+            out.append(Mutant(func, path, n, "negate-if", ln,
                               f"{m.group(1)}(!({m.group(2)})){m.group(3)}"))
         for op, rx, rep in SWAPS:
-            if re.search(rx, l):
-                out.append(Mutant(func, path, n, op, l,
-                                  re.sub(rx, rep, l, count=1)))
+            if re.search(rx, ln):
+                out.append(Mutant(func, path, n, op, ln,
+                                  re.sub(rx, rep, ln, count=1)))
         if s and not s.startswith(("/*", "*", "//")):
             prev = s
     return out

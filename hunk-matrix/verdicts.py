@@ -30,13 +30,13 @@ def edit(files, path, func_line_rx, new, count=1):
     """files with the first line matching func_line_rx replaced by new
     (indentation kept); raises if absent."""
     lines = files[path].split("\n")
-    for i, l in enumerate(lines):
-        if re.search(func_line_rx, l):
-            ind = l[:len(l) - len(l.lstrip())]
-            lines[i] = ind + new if new is not None else l
+    for i, ln in enumerate(lines):
+        if re.search(func_line_rx, ln):
+            ind = ln[:len(ln) - len(ln.lstrip())]
+            lines[i] = ind + new if new is not None else ln
             f = dict(files)
             f[path] = "\n".join(lines)
-            return f, i + 1, l.strip()
+            return f, i + 1, ln.strip()
     raise SystemExit(f"verdicts: no line matches {func_line_rx} in {path}")
 
 
@@ -136,8 +136,8 @@ def main():
     ic = os.path.join(H.KSRC_DIR, "identity-check.md")
     icv = ""
     if os.path.exists(ic):
-        icv = " ".join(l.strip() for l in open(ic)
-                       if re.match(r"\| C\d:", l))
+        icv = " ".join(ln.strip() for ln in open(ic)
+                       if re.match(r"\| C\d:", ln))
     V.append(("Patch 13/14 (dad6b9770263): the five re-anchored hunks change "
               "no behaviour",
               "kernel-src/identity-check (a, c, d, e); grep (b); "
@@ -150,18 +150,18 @@ def main():
 
     # 4. list_owner
     r = H.sh(["grep", "-rn", r"list_owner", "net", "include"], cwd=upstream)
-    readers = [l for l in r.stdout.splitlines()
-               if "READ_ONCE" in l or "==" in l or "!=" in l]
+    readers = [ln for ln in r.stdout.splitlines()
+               if "READ_ONCE" in ln or "==" in ln or "!=" in ln]
     in61 = "list_owner" in pf["include/linux/netdevice.h"]
     V.append(("Dropping WRITE_ONCE(napi->list_owner, ...) changes nothing on "
               "the backlog path",
               "grep -rn list_owner net include (upstream 6.12 and patched)",
               "holds" if not in61 and all(
-                  "page_pool" in l or "dev.h" in l for l in readers)
+                  "page_pool" in ln or "dev.h" in ln for ln in readers)
               else "not decidable here",
               f"6.1 napi_struct has list_owner: {in61}. Upstream readers: "
-              + "; ".join(re.sub(r"^\S*?/", "", l).strip()[:90]
-                          for l in readers)
+              + "; ".join(re.sub(r"^\S*?/", "", ln).strip()[:90]
+                          for ln in readers)
               + ". page_pool_napi_local() (page-pool direct recycling) and a "
                 "WARN in net/core/dev.h: neither is reached by the backlog "
                 "NAPI, which has no page pool. The userspace suites cannot "
@@ -261,7 +261,7 @@ def write(V, sc, secs):
                   f"{e.replace('|', '/')} |")
     if os.path.exists(sc):
         md += ["", "## Prefix table (kernel-src/series-check.md)", ""]
-        md += [l.rstrip("\n") for l in open(sc)]
+        md += [ln.rstrip("\n") for ln in open(sc)]
     text = "\n".join(md) + "\n"
     os.makedirs(OUT, exist_ok=True)
     for p in (os.path.join(OUT, "verdicts.md"),
