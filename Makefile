@@ -22,6 +22,7 @@
 #   make verdicts                 verdicts on the cover letter's claims
 #   make determinism-check        explorer + a hunk-matrix slice, quiet and
 #                                 under load: identical results
+#   make lint                     shellcheck, flake8, clang-format, checkpatch
 
 TREE ?= patched
 BUILD ?= build
@@ -71,7 +72,7 @@ VERDICT_ARGS := $(if $(LABEL),-L '$(LABEL)',$(if $(KSRC),-LE '$(EXPENSIVE)|self'
 
 .PHONY: check check-all build configure tree clean help coverage results kunit
 .PHONY: explore series-check identity-check determinism-check
-.PHONY: hunk-matrix mutants verdicts FORCE
+.PHONY: hunk-matrix mutants verdicts lint FORCE
 
 # CTest's summary, then the per-invariant summary (tools/verdict) read from
 # CTest's JUnit file; the exit status is CTest's.  With KSRC, the
@@ -187,6 +188,11 @@ verdicts:
 determinism-check: build
 	@tools/determinism-check $(BUILD_DIR)
 
+# shellcheck, flake8, clang-format with the kernel's .clang-format and the
+# tree's checkpatch.pl --strict on the KUnit code (tools/lint).
+lint:
+	@tools/lint
+
 tree:
 	@kernel-src/resolve-tree '$(KSRC_ABS)' '$(TREE)'
 
@@ -194,4 +200,4 @@ clean:
 	rm -rf $(BUILD)
 
 help:
-	@sed -n '3,24p' Makefile
+	@sed -n '3,25p' Makefile
