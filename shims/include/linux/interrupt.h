@@ -6,8 +6,11 @@
 #include <sim/sim.h>
 #include <linux/bitops.h>
 
-enum {
-	HI_SOFTIRQ = 0,
+/* Copied from include/linux/interrupt.h (tools/check-shim-copies) */
+/* clang-format off */
+enum
+{
+	HI_SOFTIRQ=0,
 	TIMER_SOFTIRQ,
 	NET_TX_SOFTIRQ,
 	NET_RX_SOFTIRQ,
@@ -16,9 +19,11 @@ enum {
 	TASKLET_SOFTIRQ,
 	SCHED_SOFTIRQ,
 	HRTIMER_SOFTIRQ,
-	RCU_SOFTIRQ,
+	RCU_SOFTIRQ,    /* Preferable RCU should always be the last softirq */
+
 	NR_SOFTIRQS
 };
+/* clang-format on */
 
 /*
  * struct softirq_action, softirq_vec[] and open_softirq() come from the

@@ -322,6 +322,8 @@ static inline void list_cut_position(struct list_head *list,
 		__list_cut_position(list, head, entry);
 }
 
+/* Copied from include/linux/list.h (tools/check-shim-copies) */
+/* clang-format off */
 static inline void list_cut_before(struct list_head *list,
 				   struct list_head *head,
 				   struct list_head *entry)
@@ -347,19 +349,20 @@ static inline void __list_splice(const struct list_head *list,
 
 	first->prev = prev;
 	prev->next = first;
+
 	last->next = next;
 	next->prev = last;
 }
 
 static inline void list_splice(const struct list_head *list,
-			       struct list_head *head)
+				struct list_head *head)
 {
 	if (!list_empty(list))
 		__list_splice(list, head, head->next);
 }
 
 static inline void list_splice_tail(struct list_head *list,
-				    struct list_head *head)
+				struct list_head *head)
 {
 	if (!list_empty(list))
 		__list_splice(list, head->prev, head);
@@ -382,6 +385,7 @@ static inline void list_splice_tail_init(struct list_head *list,
 		INIT_LIST_HEAD(list);
 	}
 }
+/* clang-format on */
 
 #define list_entry(ptr, type, member)	container_of(ptr, type, member)
 #define list_first_entry(ptr, type, member) \
@@ -452,6 +456,8 @@ static inline size_t list_count_nodes(struct list_head *head)
 #define HLIST_HEAD(name)	struct hlist_head name = { .first = NULL }
 #define INIT_HLIST_HEAD(ptr)	((ptr)->first = NULL)
 
+/* Copied from include/linux/list.h (tools/check-shim-copies) */
+/* clang-format off */
 static inline void INIT_HLIST_NODE(struct hlist_node *h)
 {
 	h->next = NULL;
@@ -508,6 +514,7 @@ static inline void hlist_add_head(struct hlist_node *n, struct hlist_head *h)
 	WRITE_ONCE(h->first, n);
 	WRITE_ONCE(n->pprev, &h->first);
 }
+/* clang-format on */
 
 #define hlist_entry(ptr, type, member)	container_of(ptr, type, member)
 #define hlist_entry_safe(ptr, type, member) \

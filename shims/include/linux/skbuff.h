@@ -34,11 +34,14 @@ struct sk_buff {
 	int drop_reason;		/* enum skb_drop_reason it was given */
 };
 
+/* Copied from include/linux/skbuff.h (tools/check-shim-copies) */
+/* clang-format off */
 enum {
 	SKB_FCLONE_UNAVAILABLE,	/* skb has no fclone (from head_cache) */
 	SKB_FCLONE_ORIG,	/* orig skb (from fclone_cache) */
 	SKB_FCLONE_CLONE,	/* companion fclone skb (from fclone_cache) */
 };
+/* clang-format on */
 
 struct sk_buff_head {
 	struct sk_buff *next;
@@ -58,11 +61,14 @@ enum skb_drop_reason {
 /* CONFIG_MAX_SKB_FRAGS's default: net_hotdata's sysctl_max_skb_frags. */
 #define MAX_SKB_FRAGS	17
 
+/* Copied from include/linux/skbuff.h (tools/check-shim-copies) */
+/* clang-format off */
 static inline void __skb_queue_head_init(struct sk_buff_head *list)
 {
 	list->prev = list->next = (struct sk_buff *)list;
 	list->qlen = 0;
 }
+/* clang-format on */
 
 /* One lock class for every queue, as skb_queue_head_init()'s single key. */
 static inline void skb_queue_head_init(struct sk_buff_head *list)
@@ -342,6 +348,8 @@ void sim_skb_free(struct sk_buff *skb, const char *how, int reason,
 #define dev_kfree_skb_irq(skb)		\
 	__sim_skb_free(skb, "dev_kfree_skb_irq", SKB_CONSUMED)
 
+/* Copied from include/linux/skbuff.h (tools/check-shim-copies) */
+/* clang-format off */
 static inline void __skb_queue_purge(struct sk_buff_head *list)
 {
 	struct sk_buff *skb;
@@ -349,6 +357,7 @@ static inline void __skb_queue_purge(struct sk_buff_head *list)
 	while ((skb = __skb_dequeue(list)) != NULL)
 		kfree_skb(skb);
 }
+/* clang-format on */
 
 /* net/core/skbuff.c: keeps its DEBUG_NET_WARN_ON_ONCE(!in_softirq()). */
 void sim_napi_consume_skb(struct sk_buff *skb, int budget, const char *file,

@@ -10,8 +10,10 @@
 
 #include <linux/sched.h>
 
+/* Copied from include/linux/smpboot.h (tools/check-shim-copies) */
+/* clang-format off */
 struct smp_hotplug_thread {
-	struct task_struct		**store;
+	struct task_struct		* __percpu *store;
 	struct list_head		list;
 	int				(*thread_should_run)(unsigned int cpu);
 	void				(*thread_fn)(unsigned int cpu);
@@ -23,6 +25,7 @@ struct smp_hotplug_thread {
 	bool				selfparking;
 	const char			*thread_comm;
 };
+/* clang-format on */
 
 int smpboot_register_percpu_thread(struct smp_hotplug_thread *plug_thread);
 void smpboot_unregister_percpu_thread(struct smp_hotplug_thread *plug_thread);

@@ -20,6 +20,8 @@ typedef u16 __be16;
 typedef unsigned int gfp_t;
 typedef s64 ktime_t;
 
+/* Copied from include/linux/types.h (tools/check-shim-copies) */
+/* clang-format off */
 typedef struct {
 	int counter;
 } atomic_t;
@@ -35,6 +37,7 @@ struct hlist_node {
 struct hlist_head {
 	struct hlist_node *first;
 };
+/* clang-format on */
 
 struct rcu_head {
 	struct rcu_head *next;

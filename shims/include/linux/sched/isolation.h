@@ -7,6 +7,8 @@
 #ifndef SHIM_LINUX_SCHED_ISOLATION_H
 #define SHIM_LINUX_SCHED_ISOLATION_H
 
+/* Copied from include/linux/sched/isolation.h (tools/check-shim-copies) */
+/* clang-format off */
 enum hk_type {
 	HK_TYPE_TIMER,
 	HK_TYPE_RCU,
@@ -22,8 +24,8 @@ enum hk_type {
 
 static inline bool housekeeping_enabled(enum hk_type type)
 {
-	(void)type;
 	return false;
 }
+/* clang-format on */
 
 #endif
