@@ -1,28 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Thin wrapper: the work is done by kernel-src/ (trees, extraction), CMake
-# (build), CTest (run), lcov (coverage) and kunit.py (KUnit).
+# (build), CTest (run), lcov (coverage) and kunit.py (KUnit).  make help
+# lists the targets from their "##" comments and the options from the "##"
+# lines below.
 #
-#   make check                    the default tree (patched): every suite in
-#                                 every configuration, explorer at bound 2
-#   make check-all                also the expensive checks (CTest label
-#                                 expensive: base, bad-input, explore-deep)
-#   make check KSRC=/path/linux   that tree, as it is (never written to)
-#   make check TREE=base          another prepared variant (see kernel-src/)
-#   make check SANITIZE=1         with ASan + UBSan
-#   make check LABEL=rt-rps       only the tests with that CTest label
-#   make coverage                 gcov/lcov report on the tree's own lines
-#   make results                  KTAP and JUnit XML of the userspace suites
-#   make kunit                    the KUnit suites under User-Mode Linux
-#   make explore                  the interleaving explorer's scenarios
-#   make series-check             every prefix of the series: applies, builds, invariants
-#   make identity-check           the cover letter's identity claims vs 6.12
-#   make hunk-matrix              leave out each hunk of the series, run the suites
-#   make mutants [SEED=N]         mutation score of the manifest's functions
-#   make verdicts                 verdicts on the cover letter's claims
-#   make determinism-check        explorer + a hunk-matrix slice, quiet and
-#                                 under load: identical results
-#   make lint                     shellcheck, flake8, clang-format, checkpatch
+## KSRC=/path/linux    test that tree, as it is (never written to)
+## TREE=base           another prepared variant (kernel-src/prepare-tree)
+## SANITIZE=1          with ASan + UBSan
+## LABEL=rt-rps        only the tests with that CTest label
+## SEED=N              make mutants: the mutants' seed
+## JOBS=N              parallel jobs (default 2)
 
 TREE ?= patched
 BUILD ?= build
@@ -86,18 +74,18 @@ SELF_TESTS = echo "Framework self-tests (not part of the verdict on $(KSRC_ABS))
 	ctest -Q -j$(JOBS) -L self -LE '$(EXPENSIVE)' $(CTEST_ARGS) || \
 	{ ctest --output-on-failure -L self -LE '$(EXPENSIVE)' $(CTEST_ARGS); rc=1; }
 
-check: build
+check: build ## every suite in every configuration, explorer at bound 2, summary
 	@$(call RUN_CTEST,$(VERDICT_ARGS)); \
 	$(if $(KSRC),$(if $(LABEL),,$(SELF_TESTS);)) exit $$rc
 
-check-all: build
+check-all: build ## also the expensive checks (CTest label expensive)
 	@$(call RUN_CTEST,); exit $$rc
 
 # The banner (kernel-src/tree-info): what is tested, on every run; it also
 # refuses a tree outside the supported versions.  Then every configuration
 # that builds is built; one that does not is reported by its CTest case
 # build:<cfg> (tools/build-report), and the others run.
-build: configure
+build: configure ## build every configuration (a failing one is reported by CTest)
 	@kernel-src/tree-info $(if $(KSRC),,--variant '$(TREE)') \
 		"$$(cut -d' ' -f1 $(CONF_STAMP))"
 	@tools/build-report build $(BUILD_DIR) $(JOBS)
@@ -113,8 +101,7 @@ CONF_GONE := $(strip $(foreach t,$(CONF_TREES),$(if $(wildcard $(t)/Makefile),,$
 CONF_INPUTS := Makefile $(wildcard kernel-src/prepare-tree kernel-src/resolve-tree \
 	kernel-src/trees.conf kernel-src/patches/* kernel-src/patches/*/*)
 
-configure: $(CONF_STAMP)
-
+configure: $(CONF_STAMP) ## prepare the tree and configure the build directory
 $(CONF_STAMP): $(CONF_INPUTS) $(if $(CONF_GONE),FORCE)
 	@set -e; \
 	tree=$$(kernel-src/resolve-tree '$(KSRC_ABS)' '$(TREE)'); \
@@ -141,22 +128,22 @@ FORCE:
 
 # Coverage: a gcov build of the whole matrix, its counters reset, the
 # userspace suites run, then lcov/genhtml and the summary (coverage/).
-coverage:
+coverage: ## gcov/lcov report on the tree's own lines
 	@$(MAKE) --no-print-directory build COVERAGE=1
 	@coverage/run '$(BUILD)/$(patsubst %-cov,%,$(TREE_ID))-cov' \
 		"$$(kernel-src/resolve-tree '$(KSRC_ABS)' '$(TREE)')" \
 		'$(if $(KSRC),,$(if $(filter patched,$(TREE)),$$(kernel-src/prepare-tree base)))'
 
 # The interleaving explorer's scenarios (unit/explore_*.c) only.
-explore:
+explore: ## the interleaving explorer's scenarios only
 	@$(MAKE) --no-print-directory check LABEL=explore
 
-results: build
+results: build ## KTAP and JUnit XML of the userspace suites
 	@tools/results $(BUILD_DIR)
 
 # KUnit under UML, then the differential check: the same scenarios'
 # observables from the kernel and from the simulator (tools/differential).
-kunit: build
+kunit: build ## the KUnit suites under User-Mode Linux, then the differential check
 	@kunit/run $(if $(KSRC),KSRC='$(KSRC_ABS)') >$(BUILD_DIR)/kunit.log 2>&1; \
 		rc=$$?; cat $(BUILD_DIR)/kunit.log; [ $$rc = 0 ] || exit $$rc; \
 		tools/differential $(BUILD_DIR)/kunit.log \
@@ -164,40 +151,44 @@ kunit: build
 
 # Every prefix of patches/series and series.as-posted: applies, kbuild of
 # dev.o/skbuff.o (and a forced-RT compile-only view), failing invariants.
-series-check:
+series-check: ## every prefix of the series: applies, builds, invariants
 	@kernel-src/series-check --out '$(abspath $(BUILD))/series-check' $(SERIES_CHECK_ARGS)
 
 # The cover letter's identity claims, against linux-source-6.12.
-identity-check:
+identity-check: ## the cover letter's identity claims against 6.12
 	@kernel-src/identity-check --out '$(abspath $(BUILD))/identity-check' $(IDENTITY_CHECK_ARGS)
 
 # Hunk guard matrix: each hunk of patches/series left out in turn, the unit
 # suites run; mutation score of the manifest's functions; verdicts on the
 # cover letter's claims (hunk-matrix/README.md).  Scratch: /var/tmp/napitest-hunks.
-hunk-matrix:
+hunk-matrix: ## leave out each hunk of the series, run the suites
 	@hunk-matrix/matrix.py $(HUNK_MATRIX_ARGS)
 
-mutants:
+mutants: ## mutation score of the manifest's functions
 	@hunk-matrix/mutants.py $(if $(SEED),--seed $(SEED)) $(MUTANTS_ARGS)
 
-verdicts:
+verdicts: ## verdicts on the cover letter's claims
 	@hunk-matrix/verdicts.py
 
 # The explorer's scenarios and a slice of the hunk matrix, run quietly and
 # under CPU load the check makes itself: the results must be identical.
-determinism-check: build
+determinism-check: build ## explorer + a hunk-matrix slice, quiet and under load
 	@tools/determinism-check $(BUILD_DIR)
 
 # shellcheck, flake8, clang-format with the kernel's .clang-format and the
 # tree's checkpatch.pl --strict on the KUnit code (tools/lint).
-lint:
+lint: ## shellcheck, flake8, clang-format, checkpatch, shim copies
 	@tools/lint
 
-tree:
+tree: ## print the path of the tree under test
 	@kernel-src/resolve-tree '$(KSRC_ABS)' '$(TREE)'
 
-clean:
+clean: ## remove the build directories
 	rm -rf $(BUILD)
 
-help:
-	@sed -n '3,25p' Makefile
+help: ## this list
+	@echo 'make TARGET [OPTION...]; targets:'
+	@sed -n 's/^\([a-z-]*\):.*## \(.*\)/\1|\2/p' Makefile | \
+		awk -F'|' '{ printf "  %-20s %s\n", $$1, $$2 }'
+	@echo 'options:'
+	@sed -n 's/^## /  /p' Makefile
