@@ -2,7 +2,7 @@
 """Parser of cmocka's standard output (CMOCKA_MESSAGE_OUTPUT=STDOUT).
 
 The input is the suite binary's stdout and stderr merged on one pipe (as
-tools/run-suite records it), each line with the time it arrived, so that
+tools/run-suite.c records it), each line with the time it arrived, so that
 every line the test printed -- cmocka's own failure lines, the simulator's
 WARNING/pr_warn/BUG lines, require_definition()'s message -- falls between
 that test's "[ RUN      ]" and its "[       OK ]"/"[  FAILED  ]" line and is

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The record of one run of a suite binary (tools/run-suite writes it).
+"""The record of one run of a suite binary (tools/run-suite.c writes it).
 
 A record holds the merged stdout+stderr lines with their arrival times, the
 exit status and the key of the run: the SHA-256 of the binary, its
@@ -78,7 +78,7 @@ def fresh(build, name, argv, env=None):
 
 def suite_argv(command):
     """The suite binary's argv from a CTest command that runs it through
-    tools/run-suite (... run-suite BUILD NAME -- BINARY ARGS)."""
+    tools/run-suite.c (... run-suite BUILD NAME -- BINARY ARGS)."""
     if "--" in command:
         return command[command.index("--") + 1:]
     return command

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """tools/lib/{cmocka_output,ktap,junit,run_record}.py over recorded runs.
 
-The records in data/ are tools/run-suite's records of real runs (paths of
+The records in data/ are tools/run-suite.c's records of real runs (paths of
 the checkout replaced by /src/napi-backport-test): base-* against the
 unpatched base tree, patched-* against the patched tree; crash-* is the base
 defer_list run cut by a kernel BUG (SIGABRT) in its sixth test.
