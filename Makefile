@@ -51,6 +51,17 @@ endif
 BUILD_DIR := $(BUILD)/$(TREE_ID)
 ONOFF = $(if $(filter 1,$(1)),ON,OFF)
 
+# The Python interpreter itself, resolved once and kept in BUILD/.python: a
+# version manager's shim on PATH (pyenv's) costs some 0.7 s of CPU per
+# start, more than everything else a warm make check does.  -S: the tools
+# use the standard library only, and a site-packages .pth can import a lot.
+PYTHON_FILE := $(BUILD)/.python
+PYTHON_EXE := $(if $(wildcard $(PYTHON_FILE)),$(wildcard $(file < $(PYTHON_FILE))))
+ifeq ($(PYTHON_EXE),)
+  PYTHON_EXE := $(shell mkdir -p '$(BUILD)' && python3 -c 'import sys; print(sys.executable)' | tee '$(PYTHON_FILE)')
+endif
+PYTHON := $(PYTHON_EXE) -S
+
 # CTest labels (CMakeLists.txt): make check runs all but the expensive
 # checks, make check-all everything; LABEL= picks a label.  With KSRC, the
 # framework's self-tests (label self) run after the verdict on the tree and
@@ -69,7 +80,7 @@ RUN_CTEST = cd $(BUILD_DIR) && rc=0; \
 	ctest --output-on-failure -j$(JOBS) $(1) $(CTEST_ARGS) \
 		--output-junit ctest-junit.xml --test-output-size-passed 65536 \
 		|| rc=$$?; \
-	'$(CURDIR)/tools/verdict' . ctest-junit.xml
+	$(PYTHON) '$(CURDIR)/tools/verdict' . ctest-junit.xml
 SELF_TESTS = echo "Framework self-tests (not part of the verdict on $(KSRC_ABS)):"; \
 	ctest -Q -j$(JOBS) -L self -LE '$(EXPENSIVE)' $(CTEST_ARGS) || \
 	{ ctest --output-on-failure -L self -LE '$(EXPENSIVE)' $(CTEST_ARGS); rc=1; }
@@ -86,9 +97,9 @@ check-all: build ## also the expensive checks (CTest label expensive)
 # that builds is built; one that does not is reported by its CTest case
 # build:<cfg> (tools/build-report), and the others run.
 build: configure ## build every configuration (a failing one is reported by CTest)
-	@kernel-src/tree-info $(if $(KSRC),,--variant '$(TREE)') \
+	@$(PYTHON) kernel-src/tree-info $(if $(KSRC),,--variant '$(TREE)') \
 		"$$(cut -d' ' -f1 $(CONF_STAMP))"
-	@tools/build-report build $(BUILD_DIR) $(JOBS)
+	@$(PYTHON) tools/build-report build $(BUILD_DIR) $(JOBS)
 
 # Resolve (and, for a variant, prepare) the tree, then configure only if the
 # build directory does not exist yet or was configured differently.  A stamp
@@ -139,7 +150,7 @@ explore: ## the interleaving explorer's scenarios only
 	@$(MAKE) --no-print-directory check LABEL=explore
 
 results: build ## KTAP and JUnit XML of the userspace suites
-	@tools/results $(BUILD_DIR)
+	@$(PYTHON) tools/results $(BUILD_DIR)
 
 # KUnit under UML, then the differential check: the same scenarios'
 # observables from the kernel and from the simulator (tools/differential).
@@ -162,13 +173,13 @@ identity-check: ## the cover letter's identity claims against 6.12
 # suites run; mutation score of the manifest's functions; verdicts on the
 # cover letter's claims (hunk-matrix/README.md).  Scratch: /var/tmp/napitest-hunks.
 hunk-matrix: ## leave out each hunk of the series, run the suites
-	@hunk-matrix/matrix.py $(HUNK_MATRIX_ARGS)
+	@$(PYTHON) hunk-matrix/matrix.py $(HUNK_MATRIX_ARGS)
 
 mutants: ## mutation score of the manifest's functions
-	@hunk-matrix/mutants.py $(if $(SEED),--seed $(SEED)) $(MUTANTS_ARGS)
+	@$(PYTHON) hunk-matrix/mutants.py $(if $(SEED),--seed $(SEED)) $(MUTANTS_ARGS)
 
 verdicts: ## verdicts on the cover letter's claims
-	@hunk-matrix/verdicts.py
+	@$(PYTHON) hunk-matrix/verdicts.py
 
 # The explorer's scenarios and a slice of the hunk matrix, run quietly and
 # under CPU load the check makes itself: the results must be identical.
