@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Teardown paths of net/core/dev.c around the backlog: a CPU going offline
- * with a device NAPI on its poll_list (dev_cpu_dead(), which patch 14
- * changes for the backlog NAPI only), and a device unregistered with its
+ * with a device NAPI on its poll_list or packets on its backlog
+ * (dev_cpu_dead(), which patch 14 changes for the backlog NAPI only), and a
+ * device unregistered with its
  * packets still queued on a CPU's backlog (flush_backlog(), run by
  * flush_all_backlogs() on every CPU).
  */
@@ -91,35 +92,38 @@ static void v36_cpu_dead_moves_device_napi(void **state)
 
 #define NR_EACH	3
 
-/* Packets of dev_a and dev_b, interleaved, queued on CPU 0's backlog. */
+/* Packets of dev_a and dev_b, interleaved, queued on a CPU's backlog. */
 static struct sk_buff *pkt_a[2 * NR_EACH], *pkt_b[2 * NR_EACH];
 
-/* netif_rx() of one packet of each device into CPU 0's backlog. */
-static void enqueue_pair(int i)
+/* netif_rx() on cpu of one packet of each device into cpu's backlog. */
+static void enqueue_pair(int cpu, int i)
 {
 	unsigned int qtail;
+	int prev = sim_switch_cpu(cpu);
 
 	pkt_a[i] = sim_skb_alloc(&dev_a);
 	pkt_b[i] = sim_skb_alloc(&dev_b);
 	local_bh_disable();
-	assert_int_equal(enqueue_to_backlog(pkt_a[i], 0, &qtail), NET_RX_SUCCESS);
-	assert_int_equal(enqueue_to_backlog(pkt_b[i], 0, &qtail), NET_RX_SUCCESS);
+	assert_int_equal(enqueue_to_backlog(pkt_a[i], cpu, &qtail), NET_RX_SUCCESS);
+	assert_int_equal(enqueue_to_backlog(pkt_b[i], cpu, &qtail), NET_RX_SUCCESS);
 	local_bh_enable();
+	sim_switch_cpu(prev);
 }
 
 /*
- * CPU 0's backlog NAPI is owned (SCHED set) by a process_backlog() that
+ * cpu's backlog NAPI is owned (SCHED set) by a process_backlog() that
  * has spliced the first packets into process_queue and not yet processed
  * them; the later ones wait on input_pkt_queue.  Nothing is processed
  * until the owner reschedules it.
  */
-static void queue_both_devices(struct softnet_data *sd)
+static void queue_both_devices(int cpu)
 {
+	struct softnet_data *sd = &per_cpu(softnet_data, cpu);
 	int i;
 
 	set_bit(NAPI_STATE_SCHED, &sd->backlog.state);
 	for (i = 0; i < NR_EACH; i++)
-		enqueue_pair(i);
+		enqueue_pair(cpu, i);
 #if EXTRACTED_HAVE_backlog_lock_irq_disable
 	backlog_lock_irq_disable(sd);
 	skb_queue_splice_tail_init(&sd->input_pkt_queue, &sd->process_queue);
@@ -130,10 +134,43 @@ static void queue_both_devices(struct softnet_data *sd)
 	rps_unlock_irq_enable(sd);
 #endif
 	for (i = NR_EACH; i < 2 * NR_EACH; i++)
-		enqueue_pair(i);
+		enqueue_pair(cpu, i);
 	assert_int_equal(skb_queue_len(&sd->process_queue), 2 * NR_EACH);
 	assert_int_equal(skb_queue_len(&sd->input_pkt_queue), 2 * NR_EACH);
-	assert_cpu_count(0, skbs_delivered, 0);
+	assert_cpu_count(cpu, skbs_delivered, 0);
+}
+
+/*
+ * V41: CPU 1 dies with packets on its backlog, the first ones spliced into
+ * process_queue by an owner that has not processed them.  dev_cpu_dead(),
+ * on CPU 0, hands every packet of both queues to netif_rx() there, each
+ * counted in CPU 1's input_queue_head (RPS flow tracking), and CPU 0
+ * delivers each exactly once: none is lost with the dead CPU.
+ */
+static void v41_cpu_dead_requeues_backlog_packets(void **state)
+{
+	struct softnet_data *sd1 = &per_cpu(softnet_data, 1);
+	int i;
+
+	(void)state;
+	require_definition(dev_cpu_dead);
+	queue_both_devices(1);
+
+	sim_cpu_down(1, 0);
+	assert_true(skb_queue_empty(&sd1->process_queue));
+	assert_true(skb_queue_empty(&sd1->input_pkt_queue));
+#ifdef CONFIG_RPS
+	assert_int_equal(sd1->input_queue_head, sd1->input_queue_tail);
+#endif
+	sim_run_all(1000);
+	for (i = 0; i < 2 * NR_EACH; i++) {
+		assert_int_equal(pkt_a[i]->delivered_on_cpu, 0);
+		assert_int_equal(pkt_b[i]->delivered_on_cpu, 0);
+	}
+	assert_cpu_count(0, skbs_delivered, 4 * NR_EACH);
+	assert_cpu_count(1, skbs_delivered, 0);
+	assert_int_equal(sim_skbs_outstanding(), 0);
+	assert_no_warn();
 }
 
 /*
@@ -150,7 +187,7 @@ static void v37_flush_backlog_frees_only_unregistering_device(void **state)
 	int i;
 
 	(void)state;
-	queue_both_devices(sd);
+	queue_both_devices(0);
 	dev_a.reg_state = NETREG_UNREGISTERING;
 
 	assert_true(schedule_work_on(0, &per_cpu(flush_works, 0)));
@@ -191,6 +228,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(v36_cpu_dead_moves_device_napi, setup),
 		cmocka_unit_test_setup(v37_flush_backlog_frees_only_unregistering_device,
+				       setup),
+		cmocka_unit_test_setup(v41_cpu_dead_requeues_backlog_packets,
 				       setup),
 	};
 
