@@ -69,7 +69,8 @@ PYTHON := $(PYTHON_EXE) -S
 EXPENSIVE := expensive
 VERDICT_ARGS := $(if $(LABEL),-L '$(LABEL)',$(if $(KSRC),-LE '$(EXPENSIVE)|self',-LE '$(EXPENSIVE)'))
 
-.PHONY: check check-all build configure tree clean help coverage results kunit
+.PHONY: check check-all build configure tree clean help coverage results kunit \
+	kunit-smp kunit-headline
 .PHONY: explore series-check identity-check determinism-check
 .PHONY: hunk-matrix mutants verdicts lint FORCE
 
@@ -159,6 +160,17 @@ kunit: build ## the KUnit suites under User-Mode Linux, then the differential ch
 		rc=$$?; cat $(BUILD_DIR)/kunit.log; [ $$rc = 0 ] || exit $$rc; \
 		tools/differential $(BUILD_DIR)/kunit.log \
 			$(BUILD_DIR)/differential-norps-threads
+
+# Every KUnit suite in two x86_64 kernels under qemu -smp 2 (PREEMPT_RT and
+# non-RT PREEMPT, lockdep and the atomic-sleep checks), splats fail the run.
+kunit-smp: build ## every KUnit suite in PREEMPT_RT and PREEMPT x86_64 kernels under qemu -smp 2; splats fail
+	@kunit/smp $(if $(KSRC),KSRC='$(KSRC_ABS)',--tree '$(TREE)') \
+		--out '$(abspath $(BUILD_DIR))/kunit-smp' --userspace '$(abspath $(BUILD_DIR))'
+
+# The cover letter's headline (IPIs, post-flush WARN) in real kernels:
+# base vs patched, RT and non-RT (kunit/headline).
+kunit-headline: ## the cover letter's IPI/WARN headline in real kernels, base vs patched
+	@kunit/headline --out '$(abspath $(BUILD))/kunit-smp' $(HEADLINE_ARGS)
 
 # Every prefix of patches/series and series.as-posted: applies, kbuild of
 # dev.o/skbuff.o (and a forced-RT compile-only view), failing invariants.
