@@ -37,8 +37,12 @@ export NAPITEST_INVOKED_FROM
 KSRC_ABS := $(if $(KSRC),$(abspath $(if $(filter /%,$(KSRC)),$(KSRC),$(NAPITEST_INVOKED_FROM)/$(KSRC))))
 
 ifdef KSRC
-  # One build directory per tree path.
-  TREE_ID := ksrc-$(shell printf '%s' '$(KSRC_ABS)' | sha256sum | cut -c1-12)
+  # A build directory per tree content, kept by its path once seen
+  # (kernel-src/ksrc-build-id): a fresh copy of a known tree is warm, and an
+  # edit rebuilds what it changed.  The build names the tree by the link
+  # BUILD_DIR/tree, which the configure step points at KSRC.
+  KSRC_MAP := $(BUILD)/ksrc-paths/$(shell printf '%s' '$(KSRC_ABS)' | sha256sum | cut -c1-12)
+  TREE_ID := $(if $(wildcard $(KSRC_MAP)),$(file < $(KSRC_MAP)),$(shell kernel-src/ksrc-build-id '$(KSRC_ABS)' '$(BUILD)'))
 else
   TREE_ID := $(TREE)
 endif
@@ -121,6 +125,11 @@ $(CONF_STAMP): $(CONF_INPUTS) $(if $(CONF_GONE),FORCE)
 		p=$$(kernel-src/prepare-tree $$s); \
 		seeds="$${seeds:+$$seeds;}$$s=$$p"; trees="$$trees $$p"; \
 	done; \
+	$(if $(KSRC),link='$(abspath $(BUILD_DIR))/tree'; \
+	if [ "$$(readlink "$$link" 2>/dev/null)" != "$$tree" ]; then \
+		mkdir -p $(BUILD_DIR); ln -sfn "$$tree" "$$link"; \
+		rm -f $(BUILD_DIR)/gen/extract.stamp; \
+	fi; tree=$$link;) \
 	c=$(BUILD_DIR)/CMakeCache.txt; \
 	if ! grep -qx "KSRC:PATH=$$tree" $$c 2>/dev/null || \
 	   ! grep -qx "NAPITEST_VARIANT:STRING=$(VARIANT)" $$c || \
