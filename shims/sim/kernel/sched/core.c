@@ -104,6 +104,28 @@ static void task_entry(unsigned int hi, unsigned int lo)
 	sim_fiber_exit(&sched_fib[p->cpu]);
 }
 
+/*
+ * Task stacks are kept for the next task, not freed: the explorer resets
+ * the machine and creates its kthreads again for every schedule, and a
+ * freed 128 KiB stack made malloc give the heap back and fault it in again
+ * each time (most of an exploration's CPU time).
+ */
+static void *stack_pool[MAX_TASKS];
+static unsigned int nr_pooled;
+
+static void *stack_get(void)
+{
+	return nr_pooled ? stack_pool[--nr_pooled] : malloc(STACK_SIZE);
+}
+
+static void stack_put(void *stack)
+{
+	if (nr_pooled < MAX_TASKS)
+		stack_pool[nr_pooled++] = stack;
+	else
+		free(stack);
+}
+
 struct task_struct *sim_task_create(int (*fn)(void *), void *data, int cpu,
 				    const char *fmt, ...)
 {
@@ -114,7 +136,7 @@ struct task_struct *sim_task_create(int (*fn)(void *), void *data, int cpu,
 
 	if (!p || !co || nr_tasks >= MAX_TASKS)
 		sim_bug(__FILE__, __LINE__, "out of simulated tasks");
-	co->stack = malloc(STACK_SIZE);
+	co->stack = stack_get();
 	if (!co->stack)
 		sim_bug(__FILE__, __LINE__, "out of memory");
 	sim_fiber_make(&co->fib, co->stack, STACK_SIZE, task_entry,
@@ -502,7 +524,7 @@ void sim_sched_reset(void)
 
 		if (sim_is_smpboot_thread(tasks[i]) && !tasks[i]->exited)
 			free(tasks[i]->data);
-		free(co->stack);
+		stack_put(co->stack);
 		free(co);
 		free(tasks[i]);
 	}
