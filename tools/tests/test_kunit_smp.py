@@ -21,6 +21,27 @@ RUN = os.path.join(TOP, "kunit", "run")
 LOG = os.path.join(HERE, "data", "kunit-console-rt.log")
 
 
+FAKE_KUNIT = """\
+import os, sys
+b = [a.split("=", 1)[1] for a in sys.argv if a.startswith("--build_dir=")][0]
+print("Starting KUnit Kernel (1/1)...")
+with open(os.path.join(b, "test.log"), "w") as f:
+    f.write("[    0.10] Linux version 6.1.192\\n"
+            "[    0.20] smpboot: Allowing 2 CPUs\\n"
+            "[    0.30] Kernel panic - not syncing: VFS: Unable to mount\\n")
+sys.exit(1)
+"""
+
+
+def load(name):
+    path = os.path.join(TOP, "kunit", name)
+    loader = importlib.machinery.SourceFileLoader("kunit_" + name, path)
+    spec = importlib.util.spec_from_loader("kunit_" + name, loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
+
+
 def load_splats():
     path = os.path.join(TOP, "kunit", "splats")
     loader = importlib.machinery.SourceFileLoader("kunit_splats", path)
@@ -121,8 +142,51 @@ class RunBadInputTest(unittest.TestCase):
         self.assertEqual(r.stderr.count("error:"), 1)
         self.assertEqual(os.listdir(self.cache), [])
 
+    def test_kernel_that_does_not_boot_names_its_last_lines(self):
+        if not shutil.which("qemu-system-x86_64"):
+            self.skipTest("qemu-system-x86_64 not installed")
+        t = self.fake_tree("\tselect ARCH_SUPPORTS_RT\n")
+        # a kunit.py whose kernel builds, then stops before any KTAP
+        with open(os.path.join(t, "tools/testing/kunit/kunit.py"), "w") as f:
+            f.write(FAKE_KUNIT)
+        r = self.run_kunit(["--arch=x86_64", "--kernel=rt", "KSRC=" + t])
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("did not boot", r.stderr)
+        self.assertIn("Kernel panic - not syncing: VFS", r.stderr)
+        self.assertIn("last console lines", r.stderr)
+
     def test_rt_needs_x86_64(self):
         r = self.run_kunit(["--kernel=rt"])
         self.assertEqual(r.returncode, 2)
         self.assertIn("needs --arch=x86_64", r.stderr)
         self.assertEqual(os.listdir(self.cache), [])
+
+
+class HeadlineTest(unittest.TestCase):
+    """kunit/headline's expectations over recorded counter lines."""
+
+    BASE = dict(n="2048", delivered="2048", received_rps="2048",
+                post_flush_warn="1", rps_net_rx="2048", defer_net_rx="62")
+    PATCHED = dict(n="2048", delivered="2048", received_rps="0",
+                   post_flush_warn="0", rps_net_rx="0", defer_net_rx="0")
+
+    def setUp(self):
+        self.m = load("headline")
+
+    def test_expected_effect(self):
+        self.assertEqual(self.m.verdict({("base", "rt"): self.BASE,
+                                         ("patched", "rt"): self.PATCHED}),
+                         [])
+
+    def test_patched_rt_with_an_ipi_or_the_warn_fails(self):
+        for key in ("received_rps", "post_flush_warn"):
+            p = dict(self.PATCHED, **{key: "1"})
+            bad = self.m.verdict({("base", "rt"): self.BASE,
+                                  ("patched", "rt"): p})
+            self.assertEqual(bad, [f"patched rt: {key}=1, expected 0"])
+
+    def test_base_without_ipis_means_the_flood_tests_nothing(self):
+        b = dict(self.BASE, received_rps="3")
+        bad = self.m.verdict({("base", "rt"): b,
+                              ("patched", "rt"): self.PATCHED})
+        self.assertIn("does not exercise", bad[0])
