@@ -726,11 +726,15 @@ static void v25_sched_set_no_second_schedule(struct kunit *test)
  * Whether the lock word is taken: the test observes what the wrapper did,
  * so lockdep_assert_held() (which would stop the test) does not fit.  On
  * a uniprocessor kernel this needs CONFIG_DEBUG_SPINLOCK (.kunitconfig).
- * spin_is_locked(): on PREEMPT_RT a spinlock_t is an rt_mutex, no rlock.
+ * On PREEMPT_RT a spinlock_t is an rt_mutex: no rlock.
  */
 static bool napitest_lock_held(spinlock_t *lock)
 {
-	return spin_is_locked(lock);
+#ifdef CONFIG_PREEMPT_RT
+	return rt_mutex_base_is_locked(&lock->lock);
+#else
+	return raw_spin_is_locked(&lock->rlock);
+#endif
 }
 
 static void v26_backlog_lock_taken_when_threads_used(struct kunit *test)
