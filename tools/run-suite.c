@@ -16,6 +16,15 @@
  * a warm make check.  The record's key is run_record.key(): the binary's
  * SHA-256, its arguments and the NAPITEST_* / CMOCKA_* / sanitizer
  * environment, so tools/results never reuses a stale record.
+ *
+ * The hang guard is counted in CPU time, not on the wall clock: the binary
+ * gets RLIMIT_CPU of NAPITEST_CPU_GUARD seconds (default 120, some 20 times
+ * the slowest suite's CPU time under ASan).  CPU time does not grow with
+ * the machine's load, so a loaded machine cannot turn a passing suite into
+ * a timeout.  When the guard fires, the run says "hang (CPU-time guard)":
+ * a failure of the harness, never a verdict on the tree.  The simulator's
+ * own step budgets (sim_hang(): "hang: no progress since FILE:LINE")
+ * decide first; CTest's TIMEOUT is a last wall-clock guard far above both.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -356,8 +366,17 @@ static void pass_through(const char *p, size_t n)
 	}
 }
 
+static rlim_t cpu_guard(void)
+{
+	const char *e = getenv("NAPITEST_CPU_GUARD");
+	long v = e ? strtol(e, NULL, 10) : 0;
+
+	return v > 0 ? (rlim_t)v : 120;
+}
+
 static pid_t start(char **argv, int *rfd)
 {
+	struct rlimit cpu = { cpu_guard(), cpu_guard() + 10 };
 	int fds[2];
 	pid_t pid;
 
@@ -367,6 +386,8 @@ static pid_t start(char **argv, int *rfd)
 	if (pid == 0) {
 		/* The binary dies with us (CTest's timeout kills this). */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		/* SIGXCPU after the guard's CPU seconds, SIGKILL 10 s later. */
+		setrlimit(RLIMIT_CPU, &cpu);
 		dup2(fds[1], 1);
 		dup2(fds[1], 2);
 		setenv("CMOCKA_MESSAGE_OUTPUT", "STDOUT", 1);
@@ -430,6 +451,12 @@ int main(int argc, char **argv)
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	code = WIFSIGNALED(status) ? -WTERMSIG(status) : WEXITSTATUS(status);
+	if (code == -SIGXCPU || code == -SIGKILL) {
+		snprintf(num, sizeof(num), "%lu", (unsigned long)cpu_guard());
+		fprintf(stdout, "run-suite: hang (CPU-time guard): %s used %s s of CPU (NAPITEST_CPU_GUARD) and was stopped; this is the harness's guard, not a verdict on the tree\n",
+			argv[2], num);
+		fflush(stdout);
+	}
 	snprintf(num, sizeof(num), "], \"status\": %d, \"elapsed\": %.6f}\n",
 		 code, now() - t0);
 	puts_(&rec, num);
