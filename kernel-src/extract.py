@@ -430,13 +430,26 @@ def extern_decl(defn, in_defs=True):
     return line_directive(defn.src, defn.first, in_defs) + decl.strip() + "\n"
 
 
+def read_only(defn):
+    """The variable itself is const (e.g. `const char * const names[]`):
+    its boot value cannot change, and restoring it would write read-only
+    memory."""
+    text = " ".join(defn.src.line(n) for n in range(defn.first,
+                                                      defn.name_line + 1))
+    m = re.search(r"\b%s\b" % re.escape(defn.name), text)
+    before = text[:m.start()].split() if m else []
+    if before and before[-1] == "const":
+        return True
+    return "const" in before and not any("*" in t for t in before)
+
+
 def globals_snapshot(defs):
     """extracted_save_globals()/extracted_restore_globals(): put every
     extracted variable back to its boot value between tests (per-CPU
     variables: their template, which the simulator copies to each CPU)."""
     save, restore, decl = [], [], []
     for d in defs:
-        if d.kind != "variable":
+        if d.kind != "variable" or read_only(d):
             continue
         v = d.name
         decl.append(wrap(d, f"static unsigned char __saved_{v}[sizeof({v})];\n"))

@@ -20,6 +20,7 @@
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/irqflags.h>
+#include <linux/lockdep.h>
 #include <linux/bottom_half.h>
 #include <linux/interrupt.h>
 #include <linux/smp.h>
@@ -37,6 +38,7 @@
 #include <linux/jump_label.h>
 #include <net/net_namespace.h>
 #include <trace/events/napi.h>
+#include <trace/events/irq.h>
 #include <linux/skbuff.h>
 #include <linux/netdevice.h>
 #include <linux/filter.h>

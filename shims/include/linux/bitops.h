@@ -143,6 +143,7 @@ static inline unsigned long ffz(unsigned long word)
 }
 
 /* ffs(): the C library's (strings.h) is the kernel's. */
+#include <strings.h>
 static inline int fls(unsigned int x)
 {
 	return x ? 32 - __builtin_clz(x) : 0;

@@ -1,16 +1,43 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Stands for include/linux/bottom_half.h (kernel/softirq.c's
- * __local_bh_disable_ip() / __local_bh_enable_ip()).  Enabling BH runs
- * pending softirqs: on !RT when no longer in interrupt context, on RT when
- * the last BH-disable of the task is dropped (both as in 6.1).
+ * Stands for include/linux/bottom_half.h: the inline entry points of
+ * kernel/softirq.c's __local_bh_disable_ip() / __local_bh_enable_ip(),
+ * which are the tree's own (extracted, RT and !RT; CONFIG_TRACE_IRQFLAGS,
+ * as lockdep has it, so !RT's __local_bh_disable_ip() is out of line).
  */
 #ifndef SHIM_LINUX_BOTTOM_HALF_H
 #define SHIM_LINUX_BOTTOM_HALF_H
 
-void local_bh_disable(void);
-void local_bh_enable(void);
-#define local_bh_enable_ip(ip)	local_bh_enable()
-#define _local_bh_enable()	local_bh_enable()
+#include <linux/kernel.h>
+#include <linux/preempt.h>
+
+void __local_bh_disable_ip(unsigned long ip, unsigned int cnt);
+void __local_bh_enable_ip(unsigned long ip, unsigned int cnt);
+void _local_bh_enable(void);
+
+static inline void local_bh_disable(void)
+{
+	__local_bh_disable_ip(_THIS_IP_, SOFTIRQ_DISABLE_OFFSET);
+}
+
+static inline void local_bh_enable_ip(unsigned long ip)
+{
+	__local_bh_enable_ip(ip, SOFTIRQ_DISABLE_OFFSET);
+}
+
+/*
+ * On RT a BH-disabled section is preemptible, so the kernel takes a
+ * reschedule raised inside it at once (the wakeup's preempt_enable());
+ * the simulator does not preempt inside BH sections and takes it when the
+ * section ends, here (the RT __local_bh_enable_ip() itself ends with
+ * local_irq_restore(), no preemption point).  !RT's has its own
+ * preempt_check_resched().
+ */
+static inline void local_bh_enable(void)
+{
+	__local_bh_enable_ip(_THIS_IP_, SOFTIRQ_DISABLE_OFFSET);
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		sim_preempt_point();
+}
 
 #endif

@@ -46,11 +46,6 @@ void invoke_softirq(void);	/* kernel/softirq.c, static there */
 
 #ifdef CONFIG_PREEMPT_RT
 void do_softirq_post_smp_call_flush(unsigned int was_pending);
-/* kernel/softirq.c's per-CPU BH-disable state on RT. */
-struct softirq_ctrl {
-	int cnt;
-};
-DECLARE_PER_CPU(struct softirq_ctrl, softirq_ctrl);
 #else
 static inline void do_softirq_post_smp_call_flush(unsigned int unused)
 {
@@ -60,5 +55,39 @@ static inline void do_softirq_post_smp_call_flush(unsigned int unused)
 
 #define trace_softirq_raise(nr)	do { } while (0)
 #define force_irqthreads()	0
+
+/*
+ * asm/softirq_stack.h: x86-64 switches to the IRQ stack; the simulator's
+ * task stack is the only one.
+ */
+void __do_softirq(void);
+#define do_softirq_own_stack()	__do_softirq()
+
+/*
+ * include/linux/vtime.h: no time accounting; the entry is where the
+ * simulator counts the handler loop's runs (sim_counters.softirq_runs).
+ */
+#define account_softirq_enter(p)	((void)(p), sim_this()->cnt.softirq_runs++)
+#define account_softirq_exit(p)		((void)(p))
+
+/* include/linux/kernel_stat.h: per-CPU statistics, not kept. */
+#define kstat_incr_softirqs_this_cpu(nr)	((void)(nr))
+
+/*
+ * kernel/softirq.c's lockdep_softirq_start()/end() (not extracted: the
+ * tree's !CONFIG_TRACE_IRQFLAGS variants are one-line definitions the
+ * extraction cannot prototype): lockdep's irq-context tracking, which the
+ * simulator's lock checker does from the CPU's counts instead
+ * (shims/sim/kernel/locking/lockdep.c).
+ */
+static inline bool lockdep_softirq_start(void)
+{
+	return false;
+}
+
+static inline void lockdep_softirq_end(bool in_hardirq)
+{
+	(void)in_hardirq;
+}
 
 #endif

@@ -21,6 +21,8 @@ static inline void sim_local_irq_set(bool off, const char *file, int line)
 		sim_local_irq_set(true, __FILE__, __LINE__);		\
 	} while (0)
 #define local_irq_restore(flags)	sim_local_irq_set(flags, __FILE__, __LINE__)
+#define raw_local_irq_save(flags)	local_irq_save(flags)
+#define raw_local_irq_restore(flags)	local_irq_restore(flags)
 #define irqs_disabled()			(sim_this()->irqs_off)
 
 /* lockdep_assert_irqs_disabled(): a WARN in the kernel with lockdep on. */

@@ -6,6 +6,7 @@
 #define HZ			1000
 #define USEC_PER_SEC		1000000L
 extern unsigned long volatile jiffies;
+#define msecs_to_jiffies(m)	((unsigned long)(m) * HZ / 1000)
 #define usecs_to_jiffies(us)	((unsigned long)((us) * HZ / USEC_PER_SEC))
 #define time_after(a, b)	((long)((b) - (a)) < 0)
 #define time_before(a, b)	time_after(b, a)

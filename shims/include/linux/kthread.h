@@ -7,6 +7,8 @@
 
 bool kthread_should_stop(void);
 bool kthread_should_park(void);
+/* kernel/kthread.c: whether k is asked to park. */
+#define __kthread_should_park(k)	((k)->should_park)
 void kthread_parkme(void);
 void kthread_park(struct task_struct *k);
 void kthread_unpark(struct task_struct *k);

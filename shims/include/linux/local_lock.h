@@ -29,6 +29,37 @@ typedef spinlock_t local_lock_t;
 #define lockdep_assert_in_softirq()					\
 	WARN_ON_ONCE(!in_softirq() || in_hardirq() || in_nmi())
 
+/*
+ * local_lock()/local_unlock(): on PREEMPT_RT migrate_disable() and the
+ * CPU's spinlock_t (rt_spin_lock(): its might_resched check, an RCU reader),
+ * as RT's BH disable takes softirq_ctrl.lock (kernel/softirq.c); on !RT
+ * preemption off.  No explorer point, as below.
+ */
+#ifdef CONFIG_PREEMPT_RT
+#define local_lock(lock)						\
+	do {								\
+		migrate_disable();					\
+		sim_spin_lock(this_cpu_ptr(lock), #lock, __FILE__, __LINE__); \
+	} while (0)
+#define local_unlock(lock)						\
+	do {								\
+		sim_spin_unlock(this_cpu_ptr(lock), __FILE__, __LINE__); \
+		migrate_enable();					\
+		sim_preempt_point();					\
+	} while (0)
+#else
+#define local_lock(lock)						\
+	do {								\
+		preempt_disable();					\
+		sim_spin_lock(this_cpu_ptr(lock), #lock, __FILE__, __LINE__); \
+	} while (0)
+#define local_unlock(lock)						\
+	do {								\
+		sim_spin_unlock(this_cpu_ptr(lock), __FILE__, __LINE__); \
+		preempt_enable();					\
+	} while (0)
+#endif
+
 #define local_lock_nested_bh(lock)					\
 	do {								\
 		lockdep_assert_in_softirq();				\

@@ -61,5 +61,9 @@ unsigned int sim_check_preemption_disabled(const char *what1,
 #define __this_cpu_add(pcp, v)						\
 	(*per_cpu_ptr(&(pcp), __sim_pcpu_cpu("__this_cpu_", "add")) += (v))
 #define __this_cpu_inc(pcp)	__this_cpu_add(pcp, 1)
+#define __this_cpu_add_return(pcp, v)					\
+	(*per_cpu_ptr(&(pcp), __sim_pcpu_cpu("__this_cpu_", "add_return")) += (v))
+#define __this_cpu_sub_return(pcp, v)					\
+	(*per_cpu_ptr(&(pcp), __sim_pcpu_cpu("__this_cpu_", "sub_return")) -= (v))
 
 #endif

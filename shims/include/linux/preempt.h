@@ -24,11 +24,22 @@
 #define SOFTIRQ_DISABLE_OFFSET	0x200
 #define HARDIRQ_OFFSET		0x10000
 
+#define PREEMPT_MASK		0x000000ff
+#define SOFTIRQ_MASK		0x0000ff00
+#define HARDIRQ_MASK		0x000f0000
+
+/*
+ * softirq_count() in the kernel's encoding: on !RT the softirq bits of
+ * preempt_count (the CPU's serving_softirq and bh_disable), on RT the
+ * current task's softirq_disable_cnt, which kernel/softirq.c's RT
+ * __local_bh_disable_ip() writes (shims/sim/kernel/softirq.c).
+ */
+unsigned int sim_softirq_count(void);
 #define hardirq_count()		(sim_this()->hardirq)
-#define softirq_count()		(sim_this()->serving_softirq + sim_this()->bh_disable)
+#define softirq_count()		sim_softirq_count()
 #define in_hardirq()		(hardirq_count() != 0)
 #define in_irq()		in_hardirq()
-#define in_serving_softirq()	(sim_this()->serving_softirq != 0)
+#define in_serving_softirq()	((softirq_count() & SOFTIRQ_OFFSET) != 0)
 #define in_softirq()		(softirq_count() != 0)
 #define in_interrupt()		(hardirq_count() || softirq_count())
 #define in_task()		(!in_interrupt())
@@ -42,6 +53,23 @@ unsigned int sim_preempt_count(void);
 #define preempt_disable()	(sim_this()->preempt_disable++)
 #define preempt_enable()	(sim_this()->preempt_disable--)
 #define preempt_enable_no_resched() preempt_enable()
+
+/*
+ * The raw preempt_count arithmetic kernel/softirq.c does (!RT BH
+ * disable/enable, the handler loop's check): on the CPU's counts, in the
+ * kernel's encoding (shims/sim/kernel/softirq.c).  preempt_count_set() is
+ * reached only from handle_softirqs()'s "huh" path.
+ */
+void __preempt_count_add(int val);
+void __preempt_count_sub(int val);
+void preempt_count_set(unsigned int pc);
+#define preempt_count_add(val)	__preempt_count_add(val)
+#define preempt_count_sub(val)	__preempt_count_sub(val)
+#define preempt_count_dec()	__preempt_count_sub(1)
+/* A preemption point under FULL and RT (CONFIG_PREEMPTION). */
+#define preempt_check_resched()	sim_preempt_point()
+#define trace_preempt_on(a0, a1)	do { } while (0)
+#define trace_preempt_off(a0, a1)	do { } while (0)
 
 void migrate_disable(void);
 void migrate_enable(void);

@@ -25,6 +25,8 @@
  * Quiescent-state report every 100 ms (counted, for rcu_softirq_qs());
  * compiled out on PREEMPT_RT, as there.
  */
+/* rcu_softirq_qs(): ksoftirqd's quiescent state (handle_softirqs()), counted. */
+#define rcu_softirq_qs()		(sim_this()->cnt.rcu_qs++)
 #define rcu_softirq_qs_periodic(old_ts)					\
 	do {								\
 		if (!IS_ENABLED(CONFIG_PREEMPT_RT) &&			\

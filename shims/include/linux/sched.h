@@ -23,6 +23,7 @@
 
 /* include/linux/sched.h: the PF_* flags the checks read. */
 #define PF_IDLE			0x00000002
+#define PF_MEMALLOC		0x00000800
 #define PF_KTHREAD		0x00200000
 #define PF_NO_SETAFFINITY	0x04000000
 
@@ -35,6 +36,8 @@ struct task_struct {
 	unsigned short migration_disabled;
 	bool rt;			/* SCHED_FIFO: runs before normal tasks */
 	unsigned int flags;		/* PF_*: handle_softirqs() masks PF_MEMALLOC */
+	/* RT: the task's BH-disable count (kernel/softirq.c), in SOFTIRQ_* units */
+	int softirq_disable_cnt;
 	bool on_rq;
 	bool is_kthread;
 	bool should_stop;
@@ -76,6 +79,11 @@ static inline bool is_percpu_thread(void)
 	return (current->flags & PF_NO_SETAFFINITY) &&
 	       current->nr_cpus_allowed == 1;
 }
+#define current_restore_flags(orig_flags, f)				\
+	do {								\
+		current->flags &= ~(f);					\
+		current->flags |= (orig_flags) & (f);			\
+	} while (0)
 #define is_idle_task(p)		(((p)->flags & PF_IDLE) != 0)
 
 /*

@@ -12,75 +12,8 @@
 #include <string.h>		/* ffs(), as the kernel's bitops provide it */
 #include <kernel_prelude.h>
 
-/* include/linux/sched.h */
-#define PF_MEMALLOC		0x00000800
-#define current_restore_flags(orig_flags, f)				\
-	do {								\
-		current->flags &= ~(f);					\
-		current->flags |= (orig_flags) & (f);			\
-	} while (0)
-
 /* include/linux/sched/rt.h: rt_task(), a SCHED_FIFO/RR task. */
 #define rt_task(p)		((p)->rt)
-
-/* include/linux/jiffies.h */
-#define msecs_to_jiffies(m)	((unsigned long)(m) * HZ / 1000)
-
-/*
- * kernel/softirq.c: lockdep_softirq_start()/end() without
- * CONFIG_TRACE_IRQFLAGS (not extracted: extract.py cannot prototype a
- * one-line definition).
- */
-static inline bool lockdep_softirq_start(void) { return false; }
-static inline void lockdep_softirq_end(bool in_hardirq) { }
-
-/* include/linux/vtime.h: no accounting. */
-#define account_softirq_enter(p)	do { (void)(p); } while (0)
-#define account_softirq_exit(p)		do { (void)(p); } while (0)
-
-/* include/trace/events/irq.h: tracepoints compiled out. */
-#define trace_softirq_entry(nr)		do { } while (0)
-#define trace_softirq_exit(nr)		do { } while (0)
-
-/* include/linux/rcupdate.h: counted. */
-#define rcu_softirq_qs()		(sim_this()->cnt.rcu_qs++)
-
-/* include/linux/preempt.h: preempt_count() is the shim's. */
-#define preempt_count_set(pc)		WARN_ON_ONCE(1)
-
-/* include/linux/kernel_stat.h: per-CPU, per-vector run counts. */
-static unsigned long kstat_softirqs[NR_CPUS][NR_SOFTIRQS];
-#define kstat_incr_softirqs_this_cpu(nr) (kstat_softirqs[sim_cpu_id()][nr]++)
-
-/* kernel/softirq.c: the names, for its pr_err(). */
-static const char *const softirq_to_name[NR_SOFTIRQS] = {
-	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL",
-	"TASKLET", "SCHED", "HRTIMER", "RCU"
-};
-
-/*
- * kernel/softirq.c: softirq_handle_begin()/end().  !RT:
- * __local_bh_disable_ip(_RET_IP_, SOFTIRQ_OFFSET) and back, with its
- * WARN_ON_ONCE(in_interrupt()) on the way out; the simulator's CPU keeps
- * SOFTIRQ_OFFSET as serving_softirq (and the RT BH count, as
- * sim_run_softirqs() does).
- */
-static inline void softirq_handle_begin(void)
-{
-	sim_this()->serving_softirq++;
-#ifdef CONFIG_PREEMPT_RT
-	this_cpu_inc(softirq_ctrl.cnt);
-#endif
-}
-
-static inline void softirq_handle_end(void)
-{
-#ifdef CONFIG_PREEMPT_RT
-	this_cpu_dec(softirq_ctrl.cnt);
-#endif
-	sim_this()->serving_softirq--;
-	WARN_ON_ONCE(in_hardirq());
-}
 
 #include "support/napitest.h"
 
@@ -141,7 +74,6 @@ static void run_case(struct defer_case *dc)
 	for (nr = 0; nr < NR_SOFTIRQS; nr++)
 		softirq_vec[nr].action = count_action;
 	memset(handler_runs, 0, sizeof(handler_runs));
-	memset(kstat_softirqs, 0, sizeof(kstat_softirqs));
 	p = sim_task_create(raise_and_do_softirq, dc, 0, "rt-task");
 	p->rt = dc->rt;
 	wake_up_process(p);
