@@ -32,15 +32,19 @@ int cpuhp_setup_state_nocalls(enum cpuhp_state state, const char *name,
  * reduced to the states the code under test depends on:
  *
  *   CPUHP_AP_SMPBOOT_THREADS  smpboot_park_threads(): kthread_park() each
- *                             per-CPU thread of the outgoing CPU, last
- *                             registered first (backlog_napi before
- *                             ksoftirqd), waiting for each to park
+ *                             per-CPU thread of the outgoing CPU, first
+ *                             registered first (ksoftirqd before
+ *                             backlog_napi: list_for_each_entry_reverse()
+ *                             over hotplug_threads, which
+ *                             smpboot_register_percpu_thread() list_add()s
+ *                             to), waiting for each to park
  *   CPUHP_TEARDOWN_CPU        takedown_cpu(): stop_machine(take_cpu_down)
  *                             on the outgoing CPU; the control CPU waits
  *                             with IRQs off until it is dead
  *   CPUHP_NET_DEV_DEAD        dev_cpu_dead() on the control CPU
  *
- * and back up: online, smpboot_unpark_threads() in registration order.
+ * and back up: online, smpboot_unpark_threads() last registered first
+ * (list_for_each_entry()).
  *
  * Simplified: in the kernel the parking is done by the outgoing CPU's
  * cpuhp/N thread, here by the control side (the threads see the same
@@ -87,10 +91,10 @@ void sim_cpu_down(int cpu, int control_cpu)
 {
 	struct task_struct *t[SIM_MAX_HOTPLUG_THREADS + 1];
 	int prev = sim_switch_cpu(control_cpu);
-	unsigned int n = sim_smpboot_threads(cpu, t);
+	unsigned int i, n = sim_smpboot_threads(cpu, t);
 
-	while (n--)
-		kthread_park(t[n]);
+	for (i = 0; i < n; i++)
+		kthread_park(t[i]);
 	if (explore_in_program()) {
 		WRITE_ONCE(takedown_pending[cpu], true);
 		/* multi_cpu_stop(): the control CPU waits with IRQs off. */
@@ -110,12 +114,12 @@ void sim_cpu_down(int cpu, int control_cpu)
 void sim_cpu_up(int cpu)
 {
 	struct task_struct *t[SIM_MAX_HOTPLUG_THREADS + 1];
-	unsigned int i, n = sim_smpboot_threads(cpu, t);
+	unsigned int n = sim_smpboot_threads(cpu, t);
 
 	sim_cpus[cpu].irqs_off = false;
 	WRITE_ONCE(sim_cpus[cpu].online, true);
-	for (i = 0; i < n; i++)
-		kthread_unpark(t[i]);
+	while (n--)
+		kthread_unpark(t[n]);
 	if (!explore_in_program())
 		sim_run_cpu(cpu, 1000);
 }
