@@ -9,6 +9,9 @@
 ## TREE=base           another prepared variant (kernel-src/prepare-tree)
 ## SANITIZE=1          with ASan + UBSan
 ## LABEL=rt-rps        only the tests with that CTest label
+## SERIES_PREFIX=N     with KSRC: pass when the tree fails exactly what
+##                     prefix N of the series fails (auto: from its hunks;
+##                     for git bisect run)
 ## SEED=N              make mutants: the mutants' seed
 ## JOBS=N              parallel jobs (default 2)
 
@@ -81,11 +84,16 @@ VERDICT_ARGS := $(if $(LABEL),-L '$(LABEL)',$(if $(KSRC),-LE '$(EXPENSIVE)|self'
 # CTest's summary, then the per-invariant summary (tools/verdict) read from
 # CTest's JUnit file; the exit status is CTest's.  With KSRC, the
 # framework's self-tests run after the verdict on the tree.
+# With SERIES_PREFIX=N (or auto: from the hunks the tree has), the exit
+# status is the verdict's instead: does the tree fail exactly what prefix N
+# of the series fails (unit/series-prefixes.txt)?
+SERIES_PREFIX ?=
 RUN_CTEST = cd $(BUILD_DIR) && rc=0; \
 	ctest --output-on-failure -j$(JOBS) $(1) $(CTEST_ARGS) \
 		--output-junit ctest-junit.xml --test-output-size-passed 65536 \
 		|| rc=$$?; \
-	$(PYTHON) '$(CURDIR)/tools/verdict' . ctest-junit.xml
+	$(PYTHON) '$(CURDIR)/tools/verdict' $(if $(SERIES_PREFIX),--prefix '$(SERIES_PREFIX)') \
+		. ctest-junit.xml$(if $(SERIES_PREFIX),; rc=$$?)
 SELF_TESTS = echo "Framework self-tests (not part of the verdict on $(KSRC_ABS)):"; \
 	ctest -Q -j$(JOBS) -L self -LE '$(EXPENSIVE)' $(CTEST_ARGS) || \
 	{ ctest --output-on-failure -L self -LE '$(EXPENSIVE)' $(CTEST_ARGS); rc=1; }

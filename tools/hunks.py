@@ -17,10 +17,12 @@ count differs between the two images) decide:
 Context lines may differ (context drift in later or earlier trees): they
 only help to find the place.  Lines compare with whitespace collapsed.
 
-usage: tools/hunks.py [--series FILE] TREE
+usage: tools/hunks.py [--series FILE] [--prefix] TREE
 
 one line per hunk: its id, status, the tree's file:line where it was
-found, and its patch.
+found, and its patch.  With --prefix: which prefix of the series the tree
+is (unit/series-prefixes.txt: the hunks each prefix has), or the closest
+one and the hunks in which the tree differs from it (exit 1).
 """
 
 import argparse
@@ -236,9 +238,38 @@ def locate(tree, hunks=None):
     return {i: loc.status for i, loc in locate_detail(tree, hunks).items()}
 
 
+STATUS_CHAR = {"present": "P", "modified": "M", "missing": "-"}
+
+
+def signature(statuses, hunks):
+    """The hunks' statuses ({id: status or Located}) in series order, one
+    character each: P present, M modified, - missing."""
+    return "".join(STATUS_CHAR[getattr(statuses[h.id], "status",
+                                       statuses[h.id])] for h in hunks)
+
+
+def detect_prefix(sig, prefixes):
+    """(prefix, None) for the prefix whose hunks are the tree's, else
+    (closest prefix, [index of each hunk where the tree differs]).  The
+    closest differs in the fewest hunks; on a tie, the longest."""
+    for p in prefixes:
+        if p.sig == sig:
+            return p, None
+    if any(len(p.sig) != len(sig) for p in prefixes):
+        raise ValueError(f"the prefix table has {len(prefixes[0].sig)} "
+                         f"hunks, the series {len(sig)}: regenerate "
+                         "unit/series-prefixes.txt (tools/series-prefixes)")
+
+    def diff(p):
+        return [i for i, (a, b) in enumerate(zip(p.sig, sig)) if a != b]
+    near = min(prefixes, key=lambda p: (len(diff(p)), -p.n))
+    return near, diff(near)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--series", default=SERIES)
+    ap.add_argument("--prefix", action="store_true")
     ap.add_argument("tree")
     a = ap.parse_args(argv)
     if not os.path.isdir(a.tree):
@@ -246,6 +277,23 @@ def main(argv=None):
         return 2
     hunks = series_hunks(a.series)
     st = locate_detail(a.tree, hunks)
+    if a.prefix:
+        import invariants
+        try:
+            p, diff = detect_prefix(signature(st, hunks),
+                                    invariants.load_prefixes())
+        except (OSError, ValueError) as e:
+            print(f"hunks: error: {e}", file=sys.stderr)
+            return 2
+        if diff is None:
+            print(f"prefix {p.n} ({p.patch})")
+            return 0
+        print(f"no prefix of the series; closest: prefix {p.n} ({p.patch}),"
+              " which differs in " + ", ".join(
+                  f"{hunks[i].id} ({st[hunks[i].id].status}, prefix {p.n}: "
+                  f"{[k for k, v in STATUS_CHAR.items() if v == p.sig[i]][0]})"
+                  for i in diff))
+        return 1
     for h in hunks:
         loc = st[h.id]
         where = f"{h.path}:{loc.line}" if loc.line else h.path

@@ -14,6 +14,7 @@ import re
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join(ROOT, "docs", "invariants.md")
 GUARDS = os.path.join(ROOT, "hunk-matrix", "guards.tsv")
+PREFIXES = os.path.join(ROOT, "unit", "series-prefixes.txt")
 TEST_RE = re.compile(r"`((?:v\d+|explore)_[a-z0-9_]+)`")
 COLUMNS = ["ID", "statement", "patch / hunks", "userspace tests", "configs",
            "KUnit (UML)", "reversion that makes it fail"]
@@ -102,4 +103,44 @@ def load_guards(path=GUARDS):
             if len(row) != 9:
                 raise ValueError(f"{path}:{n}: {len(row)} fields, expected 9")
             out.append(Guard(row))
+    return out
+
+
+class Prefix:
+    """Prefix N of kernel-src/patches/series as unit/series-prefixes.txt
+    records it: its last patch, the hunks a tree at that prefix has (one
+    character per hunk of the series, in series order: P present, M
+    modified, - missing) and the tests that fail there, as
+    "<suite>:<config> <test>"."""
+
+    def __init__(self, n, patch, sig):
+        self.n, self.patch, self.sig = n, patch, sig
+        self.fails = set()
+
+
+def load_prefixes(path=PREFIXES):
+    """[Prefix] by N; ValueError names a malformed line.
+
+    Lines: "prefix N PATCH SIGNATURE" and "fail N <suite>:<config> <test>";
+    # starts a comment."""
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            words = line.split("#", 1)[0].split()
+            if not words:
+                continue
+            if words[0] == "prefix" and len(words) == 4 and \
+                    words[1] == str(len(out)) and \
+                    re.fullmatch(r"[PM-]+", words[3]):
+                out.append(Prefix(len(out), words[2], words[3]))
+            elif words[0] == "fail" and len(words) == 4 and \
+                    words[1].isdigit() and int(words[1]) < len(out):
+                out[int(words[1])].fails.add(f"{words[2]} {words[3]}")
+            else:
+                raise ValueError(f"{path}:{n}: not 'prefix N PATCH HUNKS' "
+                                 f"(N = {len(out)}) or 'fail N SUITE:CONFIG "
+                                 "TEST' of a prefix above")
+    if not out or len({len(p.sig) for p in out}) != 1:
+        raise ValueError(f"{path}: no prefixes, or hunk signatures of "
+                         "different lengths")
     return out

@@ -190,7 +190,7 @@ class Results(unittest.TestCase):
 
 
 class Summary(unittest.TestCase):
-    def run_verdict(self):
+    def run_verdict(self, opts=()):
         import importlib.machinery
         import importlib.util
         loader = importlib.machinery.SourceFileLoader(
@@ -202,8 +202,8 @@ class Summary(unittest.TestCase):
             with open(os.path.join(build, "CMakeCache.txt"), "w") as f:
                 f.write("KSRC:PATH=/nonexistent/tree\n")
             out = io.StringIO()
-            sys.argv = ["verdict", build, os.path.join(DATA,
-                                                       "ctest-junit.xml")]
+            sys.argv = ["verdict", *opts, build,
+                        os.path.join(DATA, "ctest-junit.xml")]
             with redirect_stdout(out):
                 rc = v.main()
         return rc, out.getvalue()
@@ -227,6 +227,109 @@ class Summary(unittest.TestCase):
         self.assertIn("also FAILED: kbuild:rt-rps: net/core/dev.c:4951:17: "
                       "error: implicit declaration", text)
         self.assertIn("1 other check(s) failed", lines[-1])
+
+
+PREFIXES = """\
+# a comment
+prefix 0 base ---
+fail 0 backlog_threads:rt-rps v18_backlog_completion_keeps_threaded
+fail 0 threaded_rps:rps v13_threaded_poll_sends_rps_ipis
+prefix 1 0001-a.patch P--
+fail 1 backlog_threads:rt-rps v18_backlog_completion_keeps_threaded
+prefix 2 0002-b.patch PMP
+"""
+
+
+class Prefixes(unittest.TestCase):
+    """unit/series-prefixes.txt: its parser, the prefix detection from the
+    hunks a tree has, and the verdict of make check SERIES_PREFIX=N."""
+
+    def write(self, text):
+        f = tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False)
+        f.write(text)
+        f.close()
+        self.addCleanup(os.unlink, f.name)
+        return f.name
+
+    def test_parse(self):
+        ps = invariants.load_prefixes(self.write(PREFIXES))
+        self.assertEqual([(p.n, p.patch, p.sig) for p in ps],
+                         [(0, "base", "---"), (1, "0001-a.patch", "P--"),
+                          (2, "0002-b.patch", "PMP")])
+        self.assertEqual(ps[0].fails, {
+            "backlog_threads:rt-rps v18_backlog_completion_keeps_threaded",
+            "threaded_rps:rps v13_threaded_poll_sends_rps_ipis"})
+        self.assertEqual(ps[2].fails, set())
+
+    def test_malformed(self):
+        for bad in ("prefix 1 base ---\n",          # N out of order
+                    "prefix 0 base -x-\n",          # not a signature
+                    "fail 0 a:rps t\n",             # before its prefix
+                    "prefix 0 a --\nprefix 1 b ---\n",  # lengths differ
+                    "# nothing\n"):
+            with self.assertRaises(ValueError, msg=bad):
+                invariants.load_prefixes(self.write(bad))
+
+    def test_detect(self):
+        ps = invariants.load_prefixes(self.write(PREFIXES))
+        h = [hunks.Hunk("p", "1", "s", i, "f", "@@ -1 +1 @@", [])
+             for i in (1, 2, 3)]
+        st = {"1.1": "present", "1.2": "modified", "1.3": "present"}
+        self.assertEqual(hunks.signature(st, h), "PMP")
+        self.assertEqual(hunks.detect_prefix("P--", ps), (ps[1], None))
+        # One hunk of prefix 2 missing: closest is 2, differing in it.
+        self.assertEqual(hunks.detect_prefix("PM-", ps), (ps[2], [2]))
+        # Equally far from 0 and 1: the longer prefix is named.
+        self.assertEqual(hunks.detect_prefix("M--", ps)[0].n, 1)
+        with self.assertRaises(ValueError):
+            hunks.detect_prefix("PM", ps)
+
+    def run_verdict(self, prefixes, spec):
+        saved = invariants.PREFIXES
+        invariants.PREFIXES = self.write(prefixes)
+        try:
+            return Summary.run_verdict(self, ["--prefix", spec])
+        finally:
+            invariants.PREFIXES = saved
+
+    def test_failures(self):
+        rc, out = Summary.run_verdict(self, ["--failures"])
+        self.assertEqual(rc, 0)
+        lines = out.splitlines()
+        self.assertEqual(len(lines), 11)
+        self.assertIn("backlog_threads:rt-rps "
+                      "v18_backlog_completion_keeps_threaded", lines)
+        self.assertIn("explore_napi:rt-rps explore_c_defer_kick_vs_flush",
+                      lines)
+
+    def test_verdict(self):
+        _, fails = Summary.run_verdict(self, ["--failures"])
+        table = "prefix 0 base ---\n" + "".join(
+            f"fail 0 {x}\n" for x in fails.splitlines())
+        rc, out = self.run_verdict(table, "0")
+        # The same failures, but kbuild:rt-rps failed: not prefix 0.
+        self.assertEqual(rc, 1)
+        self.assertIn("Series prefix 0 (base; SERIES_PREFIX): 11 expected",
+                      out)
+        self.assertIn("  FAILED: kbuild:rt-rps: net/core/dev.c:4951", out)
+        self.assertNotIn("fails, but passes", out)
+        rc, out = self.run_verdict(PREFIXES, "0")
+        self.assertEqual(rc, 1)
+        self.assertIn("fails, but passes at prefix 0: explore_napi:rt-rps "
+                      "explore_c_defer_kick_vs_flush", out)
+        self.assertNotIn("passes, but fails", out)
+        # Expected failures only count in configurations that ran.
+        rc, out = self.run_verdict(
+            PREFIXES + "fail 2 backlog_rps:rps-threads v17_x\n"
+            "fail 2 backlog_rps:rt-rps v17_x\n", "2")
+        self.assertIn("passes, but fails at prefix 2: backlog_rps:rt-rps "
+                      "v17_x", out)
+        self.assertNotIn("rps-threads v17_x", out)
+        self.assertIn("does NOT behave as prefix 2", out)
+        for bad in ("3", "x"):
+            self.assertEqual(self.run_verdict(PREFIXES, bad)[0], 2)
+        # auto needs a tree to read the hunks from.
+        self.assertEqual(self.run_verdict(PREFIXES, "auto")[0], 2)
 
 
 if __name__ == "__main__":
