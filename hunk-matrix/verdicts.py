@@ -81,6 +81,88 @@ def row_text(rows, hid):
     return f"hunk matrix {hid} ({r['function']}): **{r['result']}** {kt[:200]}"
 
 
+def verdict_module():
+    """tools/verdict (a script) as a module: its JUnit reader."""
+    import importlib.machinery
+    import importlib.util
+    sys.path.insert(0, os.path.join(H.ROOT, "tools"))
+    loader = importlib.machinery.SourceFileLoader(
+        "verdict", os.path.join(H.ROOT, "tools", "verdict"))
+    spec = importlib.util.spec_from_loader("verdict", loader)
+    v = importlib.util.module_from_spec(spec)
+    loader.exec_module(v)
+    return v
+
+
+def suite_statuses(variant):
+    """{invariant: {config: (pass|FAIL|n/a, first failure reason)}} of the
+    userspace suites on a prepared variant (make build TREE=variant, then
+    CTest without kbuild, the seeds, the self-tests and the expensive
+    checks), and the first lines of the build when it failed."""
+    r = H.sh(["make", "-s", "-C", H.ROOT, "build", f"TREE={variant}"])
+    bdir = os.path.join(H.ROOT, "build", variant)
+    junit = os.path.join(bdir, "verdicts-junit.xml")
+    if r.returncode != 0 or not os.path.isdir(bdir):
+        return None, (r.stdout + r.stderr).strip()[-300:]
+    H.sh(["ctest", "-j2", "-LE", "expensive|self|kbuild|seed",
+          "--output-junit", junit], cwd=bdir)
+    v = verdict_module()
+    invs = v.INV.load()
+    out = {}
+    for res in v.results(junit, v.suite_cases()):
+        i = v.INV.invariant_of(res.test, invs)
+        if i:
+            out.setdefault(i, {}).setdefault(res.cfg, []).append(res)
+    tree = v.cache_value(bdir, "KSRC")
+    table = {}
+    for i, cfgs in out.items():
+        table[i] = {}
+        for c, rs in cfgs.items():
+            why = next((v.kernel_terms(x.reason, tree) for x in rs
+                        if x.status == "failed"), "")
+            table[i][c] = (v.status_of(rs), why)
+    return table, ""
+
+
+def against_upstream():
+    """The backport (patched) against upstream (linux-source-6.12),
+    invariant by invariant: equal, or different and why."""
+    pt, perr = suite_statuses("patched")
+    ut, uerr = suite_statuses("upstream")
+    if pt is None or ut is None:
+        return "not decidable here", ("the suites did not build: "
+                                      + (perr or uerr))
+    invs = verdict_module().INV.load()
+    notes = {i.id: i.statement for i in invs}
+    same, diff = [], []
+    for inv in invs:
+        p, u = pt.get(inv.id, {}), ut.get(inv.id, {})
+        if {c: s for c, (s, _) in p.items()} == \
+                {c: s for c, (s, _) in u.items()}:
+            same.append(inv.id)
+            continue
+        cfgs = [c for c in H.CONFIGS if p.get(c, ("-",))[0] !=
+                u.get(c, ("-",))[0]]
+        why = next((u.get(c, ("", ""))[1] or p.get(c, ("", ""))[1]
+                    for c in cfgs if u.get(c, ("", ""))[1] or
+                    p.get(c, ("", ""))[1]), "")
+        diff.append(f"{inv.id} differs in " + ", ".join(
+            f"{c} (patched {p.get(c, ('-',))[0]}, upstream "
+            f"{u.get(c, ('-',))[0]})" for c in cfgs)
+            + (f": {why[:200]}" if why else "") + ".")
+    follow = [i for i, st in notes.items()
+              if re.search(r"later trees|since v6\.\d+", st)]
+    ev = (f"equal in {len(same)} of {len(invs)} invariants"
+          + (f" ({', '.join(same)})" if not diff else "")
+          + (": " + " ".join(diff) if diff else "")
+          + ("; " + ", ".join(follow) + " expect each tree's own "
+             "behaviour where upstream changed it outside the series "
+             "(docs/invariants.md)" if follow else ""))
+    verdict = ("equal, invariant by invariant, in every configuration"
+               if not diff else f"different in {len(diff)} invariant(s)")
+    return verdict, ev
+
+
 def fmt(fails, want):
     hit = sorted(f for f in fails if want in f)
     return ", ".join(hit) if hit else "none of " + want
@@ -269,6 +351,14 @@ def main():
               else "does not hold",
               f"patched: v17 {'passes' if ok else 'FAILS'}; without the goto: "
               + fmt(k, "v17_") + "; " + row(rows, "14.4")))
+
+    # The backport against upstream, invariant by invariant.
+    uv, uev = against_upstream()
+    V.append(("The backport behaves as upstream (linux-source-6.12), "
+              "invariant by invariant",
+              "make check TREE=patched and TREE=upstream (the userspace "
+              "suites, every configuration): each invariant's status per "
+              "configuration compared", uv, uev))
 
     # Summary claims that are not checkable here.
     hl_warn, hl_ipi = headline_verdicts(headline(), kb)
