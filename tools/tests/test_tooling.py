@@ -296,10 +296,17 @@ class Prefixes(unittest.TestCase):
         rc, out = Summary.run_verdict(self, ["--failures"])
         self.assertEqual(rc, 0)
         lines = out.splitlines()
-        self.assertEqual(len(lines), 11)
+        self.assertEqual(len(lines), 10)
         self.assertIn("backlog_threads:rt-rps "
                       "v18_backlog_completion_keeps_threaded", lines)
         self.assertIn("explore_napi:rt-rps explore_c_defer_kick_vs_flush",
+                      lines)
+        # A binary that ran to its end failed only what it reported: a
+        # case it did not run (an #if of the suite leaves it out; here
+        # explore_b_tso_*, newer than the recording) is no failure.
+        self.assertFalse([x for x in lines if "explore_b_tso" in x])
+        # One CTest could not start: each of its cases failed.
+        self.assertIn("threaded_rps:rps v13_threaded_poll_sends_rps_ipis",
                       lines)
 
     def test_verdict(self):
@@ -309,7 +316,7 @@ class Prefixes(unittest.TestCase):
         rc, out = self.run_verdict(table, "0")
         # The same failures, but kbuild:rt-rps failed: not prefix 0.
         self.assertEqual(rc, 1)
-        self.assertIn("Series prefix 0 (base; SERIES_PREFIX): 11 expected",
+        self.assertIn("Series prefix 0 (base; SERIES_PREFIX): 10 expected",
                       out)
         self.assertIn("  FAILED: kbuild:rt-rps: net/core/dev.c:4951", out)
         self.assertNotIn("fails, but passes", out)
