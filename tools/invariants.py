@@ -116,14 +116,16 @@ class Prefix:
     def __init__(self, n, patch, sig):
         self.n, self.patch, self.sig = n, patch, sig
         self.fails = set()
+        self.cases = set()  # every case the table knows
 
 
 def load_prefixes(path=PREFIXES):
     """[Prefix] by N; ValueError names a malformed line.
 
-    Lines: "prefix N PATCH SIGNATURE" and "fail N <suite>:<config> <test>";
-    # starts a comment."""
-    out = []
+    Lines: "prefix N PATCH SIGNATURE", "fail N <suite>:<config> <test>"
+    and "case <suite>:<config> <test>" (every case that ran when the table
+    was made: a newer one is not judged by it); # starts a comment."""
+    out, cases = [], set()
     with open(path, encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
             words = line.split("#", 1)[0].split()
@@ -136,11 +138,16 @@ def load_prefixes(path=PREFIXES):
             elif words[0] == "fail" and len(words) == 4 and \
                     words[1].isdigit() and int(words[1]) < len(out):
                 out[int(words[1])].fails.add(f"{words[2]} {words[3]}")
+            elif words[0] == "case" and len(words) == 3:
+                cases.add(f"{words[1]} {words[2]}")
             else:
                 raise ValueError(f"{path}:{n}: not 'prefix N PATCH HUNKS' "
-                                 f"(N = {len(out)}) or 'fail N SUITE:CONFIG "
-                                 "TEST' of a prefix above")
+                                 f"(N = {len(out)}), 'fail N SUITE:CONFIG "
+                                 "TEST' of a prefix above or 'case "
+                                 "SUITE:CONFIG TEST'")
     if not out or len({len(p.sig) for p in out}) != 1:
         raise ValueError(f"{path}: no prefixes, or hunk signatures of "
                          "different lengths")
+    for p in out:
+        p.cases = cases | p.fails
     return out

@@ -260,6 +260,12 @@ class Prefixes(unittest.TestCase):
             "backlog_threads:rt-rps v18_backlog_completion_keeps_threaded",
             "threaded_rps:rps v13_threaded_poll_sends_rps_ipis"})
         self.assertEqual(ps[2].fails, set())
+        self.assertEqual(ps[2].cases, set())
+        ps = invariants.load_prefixes(self.write(
+            PREFIXES + "case threaded_rps:rps v12_x\n"))
+        self.assertEqual(ps[1].cases, {
+            "threaded_rps:rps v12_x",
+            "backlog_threads:rt-rps v18_backlog_completion_keeps_threaded"})
 
     def test_malformed(self):
         for bad in ("prefix 1 base ---\n",          # N out of order
@@ -311,27 +317,43 @@ class Prefixes(unittest.TestCase):
 
     def test_verdict(self):
         _, fails = Summary.run_verdict(self, ["--failures"])
+        _, cases = Summary.run_verdict(self, ["--cases"])
+        known = "".join(f"case {x.split(' ', 1)[1]}\n"
+                        for x in cases.splitlines())
+        self.assertIn("case threaded_rps:rps v13_threaded_poll_sends_rps_ipis",
+                      known)
         table = "prefix 0 base ---\n" + "".join(
-            f"fail 0 {x}\n" for x in fails.splitlines())
+            f"fail 0 {x}\n" for x in fails.splitlines()) + known
         rc, out = self.run_verdict(table, "0")
         # The same failures, but kbuild:rt-rps failed: not prefix 0.
         self.assertEqual(rc, 1)
-        self.assertIn("Series prefix 0 (base; SERIES_PREFIX): 10 expected",
-                      out)
+        self.assertRegex(out, r"Series prefix 0 \(base; SERIES_PREFIX\): "
+                         r"10 expected failure\(s\) among \d+ cases")
         self.assertIn("  FAILED: kbuild:rt-rps: net/core/dev.c:4951", out)
         self.assertNotIn("fails, but passes", out)
-        rc, out = self.run_verdict(PREFIXES, "0")
+        self.assertNotIn("not judged", out)
+        rc, out = self.run_verdict(PREFIXES + known, "0")
         self.assertEqual(rc, 1)
         self.assertIn("fails, but passes at prefix 0: explore_napi:rt-rps "
                       "explore_c_defer_kick_vs_flush", out)
         self.assertNotIn("passes, but fails", out)
-        # Expected failures only count in configurations that ran.
+        # A case the table does not know is newer: not judged.
+        rc, out = self.run_verdict(PREFIXES + known.replace(
+            "case explore_napi:rt-rps explore_c_defer_kick_vs_flush\n", ""),
+            "0")
+        self.assertIn("not judged: 1 case(s) newer than", out)
+        self.assertNotIn("fails, but passes at prefix 0: explore_napi:rt-rps "
+                         "explore_c_defer_kick_vs_flush", out)
+        # Expected failures that did not run here (another LABEL, a
+        # configuration left out) are not asked for.
         rc, out = self.run_verdict(
-            PREFIXES + "fail 2 backlog_rps:rps-threads v17_x\n"
-            "fail 2 backlog_rps:rt-rps v17_x\n", "2")
-        self.assertIn("passes, but fails at prefix 2: backlog_rps:rt-rps "
-                      "v17_x", out)
-        self.assertNotIn("rps-threads v17_x", out)
+            PREFIXES + known + "fail 2 backlog_rps:rps-threads v17_x\n"
+            "fail 2 threaded_rps:rps v13_threaded_poll_sends_rps_ipis\n",
+            "2")
+        self.assertIn("fails, but passes at prefix 2: backlog_threads:rt-rps",
+                      out)
+        self.assertNotIn("v17_x", out)
+        self.assertNotIn("passes at prefix 2: threaded_rps:rps v13", out)
         self.assertIn("does NOT behave as prefix 2", out)
         for bad in ("3", "x"):
             self.assertEqual(self.run_verdict(PREFIXES, bad)[0], 2)
