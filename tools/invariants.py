@@ -113,8 +113,9 @@ class Prefix:
     modified, - missing) and the tests that fail there, as
     "<suite>:<config> <test>"."""
 
-    def __init__(self, n, patch, sig):
+    def __init__(self, n, patch, sig, measured=True):
         self.n, self.patch, self.sig = n, patch, sig
+        self.measured = measured
         self.fails = set()
         self.cases = set()  # every case the table knows
 
@@ -122,7 +123,9 @@ class Prefix:
 def load_prefixes(path=PREFIXES):
     """[Prefix] by N; ValueError names a malformed line.
 
-    Lines: "prefix N PATCH SIGNATURE", "fail N <suite>:<config> <test>"
+    Lines: "prefix N PATCH SIGNATURE measured|unmeasured" (unmeasured:
+    its hunks are known, its failures not yet),
+    "fail N <suite>:<config> <test>"
     and "case <suite>:<config> <test>" (every case that ran when the table
     was made: a newer one is not judged by it); # starts a comment."""
     out, cases = [], set()
@@ -131,17 +134,20 @@ def load_prefixes(path=PREFIXES):
             words = line.split("#", 1)[0].split()
             if not words:
                 continue
-            if words[0] == "prefix" and len(words) == 4 and \
+            if words[0] == "prefix" and len(words) == 5 and \
                     words[1] == str(len(out)) and \
-                    re.fullmatch(r"[PM-]+", words[3]):
-                out.append(Prefix(len(out), words[2], words[3]))
+                    re.fullmatch(r"[PM-]+", words[3]) and \
+                    words[4] in ("measured", "unmeasured"):
+                out.append(Prefix(len(out), words[2], words[3],
+                                  words[4] == "measured"))
             elif words[0] == "fail" and len(words) == 4 and \
                     words[1].isdigit() and int(words[1]) < len(out):
                 out[int(words[1])].fails.add(f"{words[2]} {words[3]}")
             elif words[0] == "case" and len(words) == 3:
                 cases.add(f"{words[1]} {words[2]}")
             else:
-                raise ValueError(f"{path}:{n}: not 'prefix N PATCH HUNKS' "
+                raise ValueError(f"{path}:{n}: not 'prefix N PATCH HUNKS "
+                                 "measured|unmeasured' "
                                  f"(N = {len(out)}), 'fail N SUITE:CONFIG "
                                  "TEST' of a prefix above or 'case "
                                  "SUITE:CONFIG TEST'")

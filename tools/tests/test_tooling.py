@@ -231,12 +231,12 @@ class Summary(unittest.TestCase):
 
 PREFIXES = """\
 # a comment
-prefix 0 base ---
+prefix 0 base --- measured
 fail 0 backlog_threads:rt-rps v18_backlog_completion_keeps_threaded
 fail 0 threaded_rps:rps v13_threaded_poll_sends_rps_ipis
-prefix 1 0001-a.patch P--
+prefix 1 0001-a.patch P-- measured
 fail 1 backlog_threads:rt-rps v18_backlog_completion_keeps_threaded
-prefix 2 0002-b.patch PMP
+prefix 2 0002-b.patch PMP measured
 """
 
 
@@ -261,6 +261,7 @@ class Prefixes(unittest.TestCase):
             "threaded_rps:rps v13_threaded_poll_sends_rps_ipis"})
         self.assertEqual(ps[2].fails, set())
         self.assertEqual(ps[2].cases, set())
+        self.assertTrue(ps[2].measured)
         ps = invariants.load_prefixes(self.write(
             PREFIXES + "case threaded_rps:rps v12_x\n"))
         self.assertEqual(ps[1].cases, {
@@ -268,10 +269,12 @@ class Prefixes(unittest.TestCase):
             "backlog_threads:rt-rps v18_backlog_completion_keeps_threaded"})
 
     def test_malformed(self):
-        for bad in ("prefix 1 base ---\n",          # N out of order
-                    "prefix 0 base -x-\n",          # not a signature
+        for bad in ("prefix 1 base --- measured\n",  # N out of order
+                    "prefix 0 base -x- measured\n",  # not a signature
+                    "prefix 0 base ---\n",           # no state
                     "fail 0 a:rps t\n",             # before its prefix
-                    "prefix 0 a --\nprefix 1 b ---\n",  # lengths differ
+                    "prefix 0 a -- measured\n"
+                    "prefix 1 b --- measured\n",    # lengths differ
                     "# nothing\n"):
             with self.assertRaises(ValueError, msg=bad):
                 invariants.load_prefixes(self.write(bad))
@@ -322,7 +325,7 @@ class Prefixes(unittest.TestCase):
                         for x in cases.splitlines())
         self.assertIn("case threaded_rps:rps v13_threaded_poll_sends_rps_ipis",
                       known)
-        table = "prefix 0 base ---\n" + "".join(
+        table = "prefix 0 base --- measured\n" + "".join(
             f"fail 0 {x}\n" for x in fails.splitlines()) + known
         rc, out = self.run_verdict(table, "0")
         # The same failures, but kbuild:rt-rps failed: not prefix 0.
@@ -357,6 +360,9 @@ class Prefixes(unittest.TestCase):
         self.assertIn("does NOT behave as prefix 2", out)
         for bad in ("3", "x"):
             self.assertEqual(self.run_verdict(PREFIXES, bad)[0], 2)
+        # A prefix whose failures are not measured is not judged.
+        self.assertEqual(self.run_verdict(PREFIXES.replace(
+            "PMP measured", "PMP unmeasured"), "2")[0], 2)
         # auto needs a tree to read the hunks from.
         self.assertEqual(self.run_verdict(PREFIXES, "auto")[0], 2)
 
