@@ -13,6 +13,8 @@ import difflib
 import os
 import sys
 
+import napitest.manifest
+
 
 def parse_info(path):
     """{file: {"lines": {n: hits}, "branches": {(n, b, k): taken},
@@ -52,13 +54,7 @@ def pct(a, b):
 
 
 def manifest_functions(path):
-    funcs = []
-    with open(path) as f:
-        for raw in f:
-            words = raw.split("#", 1)[0].split()
-            if len(words) == 2 and words[0].rstrip("?") == "function":
-                funcs.append(words[1])
-    return funcs
+    return napitest.manifest.functions(path)
 
 
 def added_lines(base, tree, rel):

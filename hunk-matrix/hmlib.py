@@ -12,7 +12,6 @@ trees, build directories and ccache live under the scratch directory.
 """
 
 import hashlib
-import importlib.machinery
 import json
 import os
 import re
@@ -20,6 +19,9 @@ import shutil
 import subprocess
 import sys
 import threading
+
+import napitest.extract as EXTRACTOR
+import napitest.manifest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
@@ -100,10 +102,6 @@ def write_files(tree, files, only_changed=True):
 # --------------------------------------------------------------- extraction
 
 LINE_RE = re.compile(r"^#line .*\n", re.M)
-
-
-EXTRACTOR = importlib.machinery.SourceFileLoader(
-    "napitest_extract", EXTRACT).load_module()
 
 
 def extract(tree, out):
@@ -197,13 +195,7 @@ def ctags_defs(tree, rel):
 
 
 def manifest_names():
-    names = set()
-    with open(MANIFEST) as f:
-        for raw in f:
-            w = raw.split("#", 1)[0].split()
-            if len(w) == 2 and w[0].rstrip("?") != "file":
-                names.add(w[1])
-    return names
+    return napitest.manifest.names(MANIFEST)
 
 
 # ------------------------------------------------------------------ workers

@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The framework's tooling, one module per format, each parsed once.
+
+  extract    the extractor: the manifest's definitions from a kernel tree
+  manifest   kernel-src/manifest (and the seed trees' manifests)
+
+Importable from every script directory without path tricks: the scripts
+of kernel-src/ sit next to it, and tools/, hunk-matrix/ and coverage/
+each hold a symlink `napitest` to it (Python puts a script's own directory
+first on its path).  Tests: tools/tests (CTest label tooling).
+"""
+
+
+class Error(Exception):
+    """Bad input: the message names the file and line or the tree."""
