@@ -42,6 +42,8 @@ import sys
 import threading
 import time
 
+import napitest.series
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hmlib as H  # noqa: E402
 sys.path.insert(0, os.path.join(H.ROOT, "tools"))
@@ -278,8 +280,7 @@ def main():
     base = H.prepare_tree("base")
     patched = H.prepare_tree("patched")
     patched_files = H.read_files(patched)
-    series = [ln.strip() for ln in open(os.path.join(H.PATCHES, "series"))
-              if ln.strip() and not ln.startswith("#")]
+    series = napitest.series.names(os.path.join(H.PATCHES, "series"))
     parsed = [parse_patch(os.path.join(H.PATCHES, p)) for p in series]
 
     # States after each prefix of the series.

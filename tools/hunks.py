@@ -31,6 +31,8 @@ import os
 import re
 import sys
 
+import napitest.series
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SERIES = os.path.join(ROOT, "kernel-src", "patches", "series")
 
@@ -58,9 +60,7 @@ def norm(line):
 
 def read_series(series=SERIES):
     """Patch file names of a series file, in order (# comments, blanks)."""
-    with open(series, encoding="utf-8") as f:
-        return [ln.split("#", 1)[0].strip() for ln in f
-                if ln.split("#", 1)[0].strip()]
+    return napitest.series.names(series)
 
 
 def subject_of(lines):

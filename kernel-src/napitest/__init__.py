@@ -3,6 +3,9 @@
 
   extract    the extractor: the manifest's definitions from a kernel tree
   manifest   kernel-src/manifest (and the seed trees' manifests)
+  series     kernel-src/patches/*/series files
+  kbuild     the tree's own kbuild in a scratch O= (series-check,
+             kbuild-check)
 
 Importable from every script directory without path tricks: the scripts
 of kernel-src/ sit next to it, and tools/, hunk-matrix/ and coverage/

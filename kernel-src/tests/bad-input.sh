@@ -122,7 +122,7 @@ patch-does-not-apply)
 	# A series whose patch does not apply names the patch and leaves no tree.
 	small_cache "$work/cache"
 	mkdir -p "$work/ks/patches"
-	cp "$ks/prepare-tree" "$ks/trees.conf" "$work/ks/"
+	cp -r "$ks/prepare-tree" "$ks/trees.conf" "$ks/napitest" "$work/ks/"
 	printf 'bad.patch\n' >"$work/ks/patches/series"
 	cat >"$work/ks/patches/bad.patch" <<'PATCH'
 --- a/net/core/dev.c
@@ -141,10 +141,10 @@ series-entry-without-file|patch-not-in-series)
 	# The series file and the directory must agree.
 	small_cache "$work/cache"
 	mkdir -p "$work/ks/patches"
-	cp "$ks/prepare-tree" "$ks/trees.conf" "$work/ks/"
+	cp -r "$ks/prepare-tree" "$ks/trees.conf" "$ks/napitest" "$work/ks/"
 	if [ "$case_name" = series-entry-without-file ]; then
 		printf '0001-missing.patch\n' >"$work/ks/patches/series"
-		re="series lists '0001-missing.patch', but there is no such file"
+		re="series:1 lists '0001-missing.patch', but there is no such file"
 	else
 		: >"$work/ks/patches/series"
 		: >"$work/ks/patches/0001-stray.patch"
