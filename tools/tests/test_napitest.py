@@ -1,0 +1,287 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Tests of the tooling package (kernel-src/napitest/) over small fixture
+trees: the extractor (#line directives, enclosing conditionals, static
+dropped in place, missing and optional definitions, extract.d), the
+manifest parser and the series parser.
+
+Run: pytest-3 tools/tests (CTest: tools-pytest, label tooling).
+"""
+
+import os
+import re
+import shutil
+import tempfile
+import unittest
+
+from napitest import Error, extract, manifest, series
+
+DEV_C = """\
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/netdevice.h>
+
+#define BACKLOG_BUDGET 64
+
+struct backlog {
+    int state;
+};
+
+static DEFINE_PER_CPU(struct backlog, backlog_data);
+
+static inline bool backlog_empty(struct backlog *b)
+{
+    return b->state == 0;
+}
+
+#ifdef CONFIG_RPS
+static int rps_only(struct backlog *b)
+{
+    return b->state;
+}
+#else
+static int rps_only(struct backlog *b)
+{
+    return 0;
+}
+#endif
+
+int process_backlog(struct backlog *b, int quota)
+{
+    if (backlog_empty(b))
+        return 0;
+    return quota;
+}
+""".replace("    ", "\t")
+
+MANIFEST = """\
+# a comment line
+file net/core/dev.c   # the file
+    macro    BACKLOG_BUDGET
+    struct    backlog
+    member    backlog.state
+    variable    backlog_data
+    function    backlog_empty
+    function    rps_only
+    function    process_backlog
+    function?    not_in_this_tree
+file? net/core/absent.c
+    function    nowhere
+""".replace("    ", "\t")
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+class Fixture(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="napitest-test-")
+        self.tree = os.path.join(self.dir, "linux")
+        write(os.path.join(self.tree, "Makefile"),
+              "VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 99\nEXTRAVERSION =\n")
+        os.makedirs(os.path.join(self.tree, "include", "linux"))
+        write(os.path.join(self.tree, "net", "core", "dev.c"), DEV_C)
+        self.manifest = os.path.join(self.dir, "manifest")
+        write(self.manifest, MANIFEST)
+        self.out = os.path.join(self.dir, "gen")
+        extract.SCANNED.clear()
+        extract.TAGGED.clear()
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def read(self, rel):
+        with open(os.path.join(self.out, "extracted", rel)) as f:
+            return f.read()
+
+
+class TestManifest(Fixture):
+    def test_sections_entries_and_comments(self):
+        files = manifest.parse_manifest(self.manifest)
+        self.assertEqual([f[0] for f in files],
+                         ["net/core/dev.c", "net/core/absent.c"])
+        self.assertEqual([f.optional for f in files], [False, True])
+        entries = files[0][1]
+        self.assertEqual([(e.kind, e.name) for e in entries[:3]],
+                         [("macro", "BACKLOG_BUDGET"), ("struct", "backlog"),
+                          ("member", "backlog.state")])
+        last = entries[-1]
+        self.assertEqual((last.kind, last.name, last.optional, last.lineno),
+                         ("function", "not_in_this_tree", True, 10))
+        self.assertFalse(entries[0].optional)
+
+    def test_names_and_functions(self):
+        self.assertEqual(manifest.functions(self.manifest),
+                         ["backlog_empty", "rps_only", "process_backlog",
+                          "not_in_this_tree", "nowhere"])
+        self.assertIn("backlog.state", manifest.names(self.manifest))
+        self.assertNotIn("net/core/dev.c", manifest.names(self.manifest))
+
+    def test_errors_name_the_line(self):
+        write(self.manifest, "file a.c\n\tfunction f\n\tfuntcion g\n")
+        with self.assertRaisesRegex(Error, r"manifest:3: unknown kind "
+                                    r"'funtcion'"):
+            manifest.parse_manifest(self.manifest)
+        write(self.manifest, "# no file yet\nfunction f\n")
+        with self.assertRaisesRegex(Error, r"manifest:2: expected 'file "
+                                    r"PATH' or 'KIND NAME'"):
+            manifest.parse_manifest(self.manifest)
+
+    def test_real_manifests_parse(self):
+        here = os.path.dirname(os.path.abspath(__file__))
+        ks = os.path.join(here, "..", "..", "kernel-src")
+        for name in ("manifest", "manifest.seed-netpoll",
+                     "manifest.seed-rt-softirq"):
+            files = manifest.parse_manifest(os.path.join(ks, name))
+            self.assertTrue(files and all(f[1] for f in files), name)
+        files = manifest.parse_manifest(os.path.join(ks, "manifest"))
+        self.assertIn("net/core/dev.c", [f[0] for f in files])
+
+
+class TestExtractor(Fixture):
+    def generate(self):
+        extract.generate(self.tree, self.manifest, self.out)
+        return self.read("net/core/dev.c")
+
+    def test_line_directives_name_the_tree_line(self):
+        text = self.generate()
+        src = os.path.join(self.tree, "net/core/dev.c")
+        # Each emitted definition starts at its own line of the tree, and
+        # the lines after a #line directive are the tree's, in order.
+        tree_lines = DEV_C.split("\n")
+        lines = text.split("\n")
+        seen = 0
+        for i, ln in enumerate(lines):
+            m = re.match(r'#line (\d+) "(.*)"$', ln)
+            if not m:
+                continue
+            self.assertEqual(m.group(2), src)
+            n = int(m.group(1))
+            k = i + 1
+            # (the #endif closing a wrapped definition is the extractor's)
+            while k < len(lines) and lines[k] not in ("", "#endif") and \
+                    not lines[k].startswith("#line"):
+                want = re.sub(r"\b(static|inline) ", "", tree_lines[n - 1])
+                self.assertEqual(lines[k], want, f"tree line {n}")
+                n, k, seen = n + 1, k + 1, seen + 1
+        self.assertGreater(seen, 15)
+        self.assertIn(f'#line 29 "{src}"\nint process_backlog', text)
+
+    def test_static_and_inline_dropped_in_place(self):
+        text = self.generate()
+        self.assertIn("\nbool backlog_empty(struct backlog *b)\n", text)
+        self.assertIn("\nDEFINE_PER_CPU(struct backlog, backlog_data);\n",
+                      text)
+        self.assertNotRegex(text, r"\bstatic\b|\binline\b")
+        defs = self.read("defs.h")
+        self.assertIn("bool backlog_empty(struct backlog *b);", defs)
+        self.assertIn("DECLARE_PER_CPU(struct backlog, backlog_data);", defs)
+
+    def test_conditionals_kept(self):
+        text = self.generate()
+        # Both definitions of rps_only, each inside its own branch.
+        self.assertEqual(text.count("int rps_only(struct backlog *b)"), 2)
+        first = text.index("int rps_only")
+        self.assertTrue(text[:first].endswith(
+            f'#line 17 "{self.tree}/net/core/dev.c"\n#ifdef CONFIG_RPS\n'
+            f'#line 18 "{self.tree}/net/core/dev.c"\n'), text[:first])
+        second = text.index("int rps_only", first + 1)
+        between = text[first:second]
+        self.assertIn("#ifdef CONFIG_RPS", between)
+        self.assertIn("#else", between)
+        self.assertEqual(text.count("#endif"), 2)
+        self.assertEqual(text.count("#ifdef CONFIG_RPS"), 2)
+
+    def test_headers_and_present(self):
+        self.generate()
+        defs = self.read("defs.h")
+        self.assertIn("#define BACKLOG_BUDGET 64", defs)
+        self.assertIn("struct backlog {", defs)
+        present = self.read("present.h")
+        for name, have in (("process_backlog", 1), ("backlog_state", 1),
+                           ("not_in_this_tree", 0), ("nowhere", 0)):
+            self.assertIn(f"#define EXTRACTED_HAVE_{name} {have}\n", present)
+        self.assertIn("#define EXTRACTED_LINUX_VERSION_CODE 393571\n",
+                      present)
+        # An optional file the tree lacks: an empty extraction.
+        self.assertIn("Not in this tree", self.read("net/core/absent.c"))
+        self.assertIn('#include "extracted/net/core/dev.c"',
+                      self.read("all.c"))
+
+    def test_depfile_names_the_inputs(self):
+        self.generate()
+        dep = self.read("extract.d")
+        target, _, deps = dep.partition(": ")
+        self.assertEqual(deps.split(),
+                         [os.path.join(self.tree, "net/core/dev.c"),
+                          os.path.abspath(self.manifest)])
+
+    def test_missing_definition_is_one_error(self):
+        write(self.manifest, MANIFEST.replace(
+            "function?\tnot_in_this_tree", "function\tnot_in_this_tree")
+            .replace("member\tbacklog.state", "member\tbacklog.gone"))
+        with self.assertRaises(Error) as cm:
+            self.generate()
+        msg = str(cm.exception)
+        self.assertIn("the manifest names definitions the tree lacks", msg)
+        self.assertIn("function 'not_in_this_tree' not found in "
+                      "net/core/dev.c", msg)
+        self.assertIn("(manifest line 10)", msg)
+        self.assertIn("member 'backlog.gone' not found", msg)
+        self.assertFalse(os.path.exists(os.path.join(self.out, "extracted")))
+
+    def test_missing_file_and_not_a_tree(self):
+        os.unlink(os.path.join(self.tree, "net/core/dev.c"))
+        with self.assertRaisesRegex(Error, "net/core/dev.c is missing from "
+                                    "kernel tree"):
+            self.generate()
+        shutil.rmtree(os.path.join(self.tree, "include"))
+        with self.assertRaisesRegex(Error, "is not a kernel tree"):
+            self.generate()
+
+
+class TestSeries(Fixture):
+    def test_comments_blanks_and_order(self):
+        d = os.path.join(self.dir, "patches")
+        write(os.path.join(d, "series"),
+              "# the order\n0002-b.patch\n\n  0001-a.patch  # first\n"
+              "#0003-c.patch\n")
+        write(os.path.join(d, "0001-a.patch"), "")
+        write(os.path.join(d, "0002-b.patch"), "")
+        s = os.path.join(d, "series")
+        self.assertEqual(series.names(s), ["0002-b.patch", "0001-a.patch"])
+        self.assertEqual(series.entries(s),
+                         [(2, "0002-b.patch"), (4, "0001-a.patch")])
+        self.assertEqual(series.paths(s),
+                         [os.path.join(d, "0002-b.patch"),
+                          os.path.join(d, "0001-a.patch")])
+        self.assertEqual(series.unlisted(d), [])
+
+    def test_errors(self):
+        d = os.path.join(self.dir, "patches")
+        s = os.path.join(d, "series")
+        with self.assertRaisesRegex(Error, "series does not exist"):
+            series.names(s)
+        write(s, "0001-a.patch\n0009-missing.patch\n")
+        write(os.path.join(d, "0001-a.patch"), "")
+        with self.assertRaisesRegex(Error, r"series:2 lists "
+                                    r"'0009-missing.patch', but there is "
+                                    "no such file"):
+            series.paths(s)
+        write(os.path.join(d, "0007-stray.patch"), "")
+        write(os.path.join(d, "series.other"), "0008-listed.patch\n")
+        write(os.path.join(d, "0008-listed.patch"), "")
+        self.assertEqual(series.unlisted(d),
+                         [os.path.join(d, "0007-stray.patch")])
+
+    def test_real_series(self):
+        here = os.path.dirname(os.path.abspath(__file__))
+        d = os.path.join(here, "..", "..", "kernel-src", "patches")
+        for name in ("series", "series.as-posted"):
+            self.assertEqual(len(series.paths(os.path.join(d, name))), 15)
+        self.assertEqual(series.unlisted(d), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
