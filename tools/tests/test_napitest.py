@@ -216,6 +216,20 @@ class TestExtractor(Fixture):
         self.assertEqual(deps.split(),
                          [os.path.join(self.tree, "net/core/dev.c"),
                           os.path.abspath(self.manifest)])
+        self.assertEqual(target,
+                         os.path.join(self.out, "extracted", "all.c"))
+        # The build's target (CMake's DEPFILE: the extraction's stamp).
+        stamp = os.path.join(self.out, "extract.stamp")
+        extract.generate(self.tree, self.manifest, self.out, stamp)
+        self.assertTrue(self.read("extract.d").startswith(stamp + ": "))
+
+    def test_outputs_are_what_generate_writes(self):
+        self.generate()
+        written = sorted(
+            os.path.relpath(os.path.join(d, f), self.out)
+            for d, _, fs in os.walk(self.out) for f in fs
+            if not f.endswith(".d"))
+        self.assertEqual(sorted(extract.outputs([self.manifest])), written)
 
     def test_missing_definition_is_one_error(self):
         write(self.manifest, MANIFEST.replace(
