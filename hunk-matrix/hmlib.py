@@ -22,10 +22,9 @@ import threading
 
 import napitest.extract as EXTRACTOR
 import napitest.manifest
+from napitest import testresults  # cmocka's output
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-import testresults  # noqa: E402  (tools/testresults.py: cmocka's output)
 KSRC_DIR = os.path.join(ROOT, "kernel-src")
 PATCHES = os.path.join(KSRC_DIR, "patches")
 MANIFEST = os.path.join(KSRC_DIR, "manifest")

@@ -6,7 +6,7 @@
  * (so a WARNING line stays between the RUN and FAILED lines of its test),
  * are passed through as they come, and the exit status (or the signal) is
  * the binary's.  Each line is also recorded with its arrival time in
- * BUILD/results/runs/NAME.json, the format of tools/lib/run_record.py,
+ * BUILD/results/runs/NAME.json, the format of kernel-src/napitest/run_record.py,
  * from which `make results` writes KTAP and JUnit without running the
  * suites again.  The record is written only when the binary has ended, so
  * a run cut short leaves no record.

@@ -6,6 +6,11 @@
   series     kernel-src/patches/*/series files
   kbuild     the tree's own kbuild in a scratch O= (series-check,
              kbuild-check)
+  testresults    parsers of test outcomes: CTest's JUnit XML, cmocka's
+                 output (tools/verdict, the hunk matrix)
+  cmocka_output  cmocka's output with arrival times (tools/results)
+  run_record     a suite run's record (tools/run-suite, tools/results)
+  ktap, junit    KTAP and JUnit XML writers (tools/results)
 
 Importable from every script directory without path tricks: the scripts
 of kernel-src/ sit next to it, and tools/, hunk-matrix/ and coverage/

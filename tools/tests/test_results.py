@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""tools/lib/{cmocka_output,ktap,junit,run_record}.py over recorded runs.
+"""napitest/{cmocka_output,ktap,junit,run_record}.py over recorded runs.
 
 The records in data/ are tools/run-suite.c's records of real runs (paths of
 the checkout replaced by /src/napi-backport-test): base-* against the
@@ -9,16 +9,11 @@ defer_list run cut by a kernel BUG (SIGABRT) in its sixth test.
 
 import json
 import os
-import sys
 import xml.etree.ElementTree as ET
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+from napitest import cmocka_output, junit, ktap, run_record
 
-import cmocka_output  # noqa: E402
-import junit  # noqa: E402
-import ktap  # noqa: E402
-import run_record  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def load(name):

@@ -19,7 +19,7 @@ DATA = os.path.join(HERE, "data")
 
 import hunks  # noqa: E402
 import invariants  # noqa: E402
-import testresults  # noqa: E402
+from napitest import testresults  # noqa: E402
 
 PRE = """\
 static int complete(struct thing *t)

@@ -9,7 +9,7 @@ them -- in <system-out>."""
 import re
 import xml.etree.ElementTree as ET
 
-from ktap import FRAMING, status_text
+from napitest.ktap import FRAMING, status_text
 
 # Characters XML 1.0 does not allow, even escaped.
 BAD_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
