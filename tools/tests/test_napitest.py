@@ -299,3 +299,32 @@ class TestSeries(Fixture):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestResultsAndPatches(Fixture):
+    def test_cmocka_suite_lines_before_and_after(self):
+        from napitest import cmocka_output
+        lines = ["boot: 2 CPUs", "[==========] tests: Running 1 test(s).",
+                 "[ RUN      ] v1_a", "[       OK ] v1_a",
+                 "teardown: all CPUs parked",
+                 "[==========] tests: 1 test(s) run.",
+                 "[  PASSED  ] 1 test(s)."]
+        s = cmocka_output.parse([(float(i), ln) for i, ln in enumerate(lines)])
+        self.assertEqual(s.planned, 1)
+        self.assertEqual([(c.name, c.status) for c in s.cases],
+                         [("v1_a", "ok")])
+        self.assertEqual(s.pre, ["boot: 2 CPUs"])
+        self.assertEqual(s.post[0], "teardown: all CPUs parked")
+
+    def test_patch_with_an_empty_context_line(self):
+        import hunks
+        p = os.path.join(self.dir, "0001-x.patch")
+        write(p, "From x\nSubject: [PATCH 1/2] net: a\n\n---\n"
+              "diff --git a/f.c b/f.c\n--- a/f.c\n+++ b/f.c\n"
+              "@@ -1,3 +1,3 @@\n a;\n\n-b;\n+c;\n"
+              "@@ -10,2 +10,2 @@\n-d;\n+e;\n f;\n")
+        hs = hunks.parse_patch(p)
+        self.assertEqual([h.id for h in hs], ["1.1", "1.2"])
+        self.assertEqual(hs[0].body, [" a;", " ", "-b;", "+c;"])
+        self.assertEqual(hs[0].subject, "net: a")
+        self.assertEqual(hs[1].old_start, 10)
