@@ -9,7 +9,13 @@ coverage and the build (through extract.d) read it through this module.
   file? PATH           a file only some trees have
   KIND NAME            a definition of the file above; KIND? when only
                        some trees have it (KINDS lists the kinds)
+
+  python3 -m napitest.manifest [--prog P] files MANIFEST
+      the files every tree must have (file, not file?), one a line
 """
+
+import argparse
+import sys
 
 from napitest import Error
 
@@ -66,3 +72,28 @@ def functions(path):
     """The names of the manifest's functions, in manifest order."""
     return [e.name for _, entries in parse_manifest(path) for e in entries
             if e.kind == "function"]
+
+
+def required_files(path):
+    """The files of the manifest's 'file' sections (not 'file?')."""
+    return [f[0] for f in parse_manifest(path) if not f.optional]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="manifest")
+    ap.add_argument("--prog", default="manifest",
+                    help="name for the error messages")
+    ap.add_argument("what", choices=("files",))
+    ap.add_argument("path")
+    a = ap.parse_args(argv)
+    try:
+        for f in required_files(a.path):
+            print(f)
+    except (Error, OSError) as e:
+        print(f"{a.prog}: error: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -37,7 +37,7 @@ small_tree() {
 	while read -r f; do
 		mkdir -p "$1/$(dirname "$f")"
 		cp "$ksrc/$f" "$1/$f"
-	done < <(sed -n 's/^file[[:space:]]\{1,\}//p' "$ks/manifest")
+	done < <(PYTHONPATH="$ks" python3 -m napitest.manifest files "$ks/manifest")
 }
 
 # small_cache DIR: a cache whose unpacked linux-source entry holds only the

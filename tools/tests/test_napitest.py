@@ -117,6 +117,8 @@ class TestManifest(Fixture):
                           "not_in_this_tree", "nowhere"])
         self.assertIn("backlog.state", manifest.names(self.manifest))
         self.assertNotIn("net/core/dev.c", manifest.names(self.manifest))
+        self.assertEqual(manifest.required_files(self.manifest),
+                         ["net/core/dev.c"])
 
     def test_errors_name_the_line(self):
         write(self.manifest, "file a.c\n\tfunction f\n\tfuntcion g\n")
