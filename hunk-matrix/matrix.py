@@ -42,6 +42,7 @@ import sys
 import threading
 import time
 
+import napitest.patches
 import napitest.series
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -131,12 +132,9 @@ def render(files, skip=()):
 def apply(tree, text, reverse=False):
     if not text:
         return True, ""
-    args = ["patch", "-p1", "--fuzz=0", "--no-backup-if-mismatch", "--batch",
-            "--forward", "-s", "-d", tree]
-    if reverse:
-        args = ["patch", "-p1", "-R", "--fuzz=0", "--no-backup-if-mismatch",
-                "--batch", "-s", "-d", tree]
-    r = H.sh(args, input=text)
+    # --fuzz=0, offsets allowed: later hunks move when one is left out.
+    r = H.sh(napitest.patches.command(tree, reverse=reverse, exact=False),
+             input=text)
     return r.returncode == 0, (r.stdout + r.stderr).strip()
 
 
