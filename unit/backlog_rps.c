@@ -50,33 +50,47 @@ static int setup(void **state)
  * V16, the headline: a flood RPS-steered from CPU 0 to idle CPU 1, executed
  * by net_rx_action() on CPU 0 (rx_napi's ->poll).  With backlog threads (RT
  * always, !RT with thread_backlog_napi) napi_schedule_rps() wakes CPU 1's
- * backlog_napi thread: no csd, no IPI, nothing raised from SMP-call context,
- * so no do_softirq_post_smp_call_flush() WARN (the cover letter's splat).
- * Without threads (rps) the IPI path is the expected one.
+ * backlog_napi thread: no csd, nothing raised from SMP-call context, so no
+ * do_softirq_post_smp_call_flush() WARN (the cover letter's splat).
+ * Without threads (rps) the csd path is the expected one.
+ *
+ * The IPIs are counted as the kernel sends them.  CPU 1 idles polling
+ * (mwait; the default): the wakeup and the csd both reach it without an
+ * IPI (set_nr_if_polling()), so "no IPI" holds either way and the csd is
+ * what tells the paths apart.  CPU 1 idles halted (v16_..._halted): the
+ * csd costs a function-call IPI; the wakeup costs one IPI too, the
+ * kernel's own for waking an idle CPU -- on !RT the call-function IPI of
+ * the wake list (ttwu_queue_wakelist(): 6.1 queues a wakeup for a CPU with
+ * nr_running == 0), on RT, where TTWU_QUEUE is off, the reschedule IPI of
+ * resched_curr() -- and never an RPS csd.
  */
-static void v16_rt_remote_enqueue_sends_no_ipi(void **state)
+static void v16_remote_enqueue(bool halted)
 {
 	struct task_struct *thr = napitest_backlog_thread(1);
 	struct task_struct *ksd1 = per_cpu(ksoftirqd, 1);
 	unsigned long thr_sw = thr ? thr->switches : 0;
 	unsigned long ksd1_sw = ksd1->switches;
 	struct sim_counters c0 = sim_cpus[0].cnt, c1 = sim_cpus[1].cnt, t;
-	unsigned long wakeups1;
+	unsigned long wakeups1, ipis1, res1;
 	unsigned int received_rps1 = 0;
 
-	(void)state;
 #ifndef CONFIG_RPS
 	(void)received_rps1;
 	skip();		/* without RPS nothing is steered to another CPU */
 #else
 	received_rps1 = per_cpu(softnet_data, 1).received_rps;
 #endif
+	sim_cpus[1].idle_poll = !halted;
 	napitest_device_irq(0, &rx_napi);	/* softirq on irq_exit */
 	sim_run_all(10000);
 
 	t = sim_total();
 	wakeups1 = sim_count(1, wakeups) - c1.wakeups;
-	print_message("  V16 %-14s N=%d  ipis(cpu1)=%lu csd_run(cpu1)=%lu "
+	ipis1 = sim_count(1, ipis) - c1.ipis;
+	res1 = sim_count(1, resched_ipis) - c1.resched_ipis;
+	print_message("  V16 %-14s N=%d  CPU 1 idle %s: ipis(cpu1)=%lu "
+		      "resched_ipis(cpu1)=%lu ttwu_queued(cpu1)=%lu "
+		      "csd_run(cpu1)=%lu "
 		      "raises_in_smp_call=%lu warns=%lu ksoftirqd/1 runs=%lu "
 		      "backlog_napi/1 runs=%lu wakeups(cpu1)=%lu "
 		      "delivered(cpu1)=%lu\n",
@@ -87,7 +101,8 @@ static void v16_rt_remote_enqueue_sends_no_ipi(void **state)
 #else
 		      "rps",
 #endif
-		      FLOOD, sim_count(1, ipis) - c1.ipis,
+		      FLOOD, halted ? "halted" : "polling", ipis1, res1,
+		      sim_count(1, ttwu_queued) - c1.ttwu_queued,
 		      sim_count(1, csd_run) - c1.csd_run,
 		      t.raises_in_smp_call, t.warns,
 		      ksd1->switches - ksd1_sw,
@@ -104,10 +119,21 @@ static void v16_rt_remote_enqueue_sends_no_ipi(void **state)
 		if (!thr)
 			fail_msg("no backlog_napi/1 thread in this tree (%s)",
 				 EXTRACTED_TREE);
-		assert_cpu_count_delta(1, ipis, c1.ipis, 0);
 		assert_cpu_count_delta(1, csd_run, c1.csd_run, 0);
 		assert_int_equal(t.raises_in_smp_call, 0);
 		assert_cpu_count_delta(1, net_rx_raises, c1.net_rx_raises, 0);
+		/* The only IPI is the wakeup's, and only to a halted CPU. */
+		if (!halted) {
+			assert_int_equal(ipis1, 0);
+			assert_int_equal(res1, 0);
+		} else if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
+			assert_int_equal(ipis1, 0);
+			assert_int_equal(res1, 1);
+		} else {
+			assert_int_equal(ipis1, 1);
+			assert_cpu_count_delta(1, ttwu_queued, c1.ttwu_queued, 1);
+			assert_int_equal(res1, 0);
+		}
 		/*
 		 * The threads branch of napi_schedule_rps() returns: nothing
 		 * on CPU 0's rps_ipi_list, and CPU 0's only NET_RX raise is
@@ -125,16 +151,29 @@ static void v16_rt_remote_enqueue_sends_no_ipi(void **state)
 		assert_true(thr->switches - thr_sw >= 1);
 	} else {
 		/*
-		 * The 6.1 path: one IPI, rps_trigger_softirq() on CPU 1,
-		 * counted in its softnet_stat's received_rps column.
+		 * The 6.1 path: one csd, rps_trigger_softirq() on CPU 1,
+		 * counted in its softnet_stat's received_rps column; an IPI
+		 * only to a halted CPU 1.
 		 */
-		assert_cpu_count_delta(1, ipis, c1.ipis, 1);
+		assert_int_equal(ipis1, halted ? 1 : 0);
 		assert_cpu_count_delta(1, csd_run, c1.csd_run, 1);
 #ifdef CONFIG_RPS
 		assert_int_equal(per_cpu(softnet_data, 1).received_rps,
 				 received_rps1 + 1);
 #endif
 	}
+}
+
+static void v16_rt_remote_enqueue_sends_no_ipi(void **state)
+{
+	(void)state;
+	v16_remote_enqueue(false);
+}
+
+static void v16_rt_remote_enqueue_sends_no_ipi_halted(void **state)
+{
+	(void)state;
+	v16_remote_enqueue(true);
 }
 
 /*
@@ -219,7 +258,9 @@ static void v22_stale_rps_ipi_list_ignored_with_threads(void **state)
 	local_irq_disable();
 	net_rps_action_and_irq_enable(sd);
 	assert_false(irqs_disabled());
-	assert_cpu_count(1, ipis, WANT_THREADS ? 0 : 1);
+	/* The csd, if any, is queued: polling idle CPU 1 needs no IPI. */
+	assert_int_equal(sim_csd_pending(1), !WANT_THREADS);
+	assert_cpu_count(1, ipis, 0);
 	sim_run_all(1000);
 	assert_cpu_count(1, csd_run, WANT_THREADS ? 0 : 1);
 	assert_no_warn();
@@ -247,7 +288,8 @@ static void v22_cpu_dead_ignores_stale_rps_ipi_list_with_threads(void **state)
 	oldsd->rps_ipi_list = remsd;
 
 	sim_cpu_down(1, 0);
-	assert_cpu_count(2, ipis, WANT_THREADS ? 0 : 1);
+	assert_int_equal(sim_csd_pending(2), !WANT_THREADS);
+	assert_cpu_count(2, ipis, 0);
 	sim_run_all(1000);
 	assert_cpu_count(2, csd_run, WANT_THREADS ? 0 : 1);
 	assert_no_warn();
@@ -261,6 +303,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(v16_rt_remote_enqueue_sends_no_ipi, setup),
+		cmocka_unit_test_setup(v16_rt_remote_enqueue_sends_no_ipi_halted, setup),
 		cmocka_unit_test_setup(v17_local_enqueue_uses_poll_list, setup),
 		cmocka_unit_test_setup(v17_local_enqueue_uses_poll_list_cpu1, setup),
 		cmocka_unit_test_setup(v22_stale_rps_ipi_list_ignored_with_threads,

@@ -47,9 +47,13 @@ int sim_explore_active;
 
 #define EXP_STACK	(256 * 1024)
 #define EXP_MAX_STEPS	4096
-/* Options of a step: a program, an interrupt, or a CPU's oldest store. */
+/*
+ * Options of a step: a program, an interrupt, a CPU's oldest store, or
+ * the IPIs pending for a CPU.
+ */
 #define EXP_OPT_DRAIN	(EXPLORE_MAX_THREADS + EXPLORE_MAX_IRQS)
-#define EXP_NR_OPTS	(EXP_OPT_DRAIN + NR_CPUS)
+#define EXP_OPT_IPI	(EXP_OPT_DRAIN + NR_CPUS)
+#define EXP_NR_OPTS	(EXP_OPT_IPI + NR_CPUS)
 
 struct exp_thread {
 	const struct explore_actor *a;
@@ -67,6 +71,7 @@ struct exp_thread {
 	const char *label;		/* explore_point_named() */
 	int saved_cpu;			/* sim_cur_cpu when it yielded */
 	int pending_irq;		/* to deliver when it resumes */
+	int pending_ipi;		/* the CPU whose IPIs it takes then */
 	const char *file;		/* where it yielded */
 	int line;
 	const char *tree_file;		/* the last point outside the shims */
@@ -77,6 +82,7 @@ struct exp_thread {
 #define STEP_SWITCH	0
 #define STEP_PICK	EXPLORE_PICK
 #define STEP_PREEMPT	EXPLORE_PREEMPT
+#define STEP_POLL	EXPLORE_POLL
 
 struct exp_step {
 	unsigned char kind;		/* STEP_* */
@@ -277,6 +283,15 @@ static void yield_to_explorer(const char *file, int line)
 		run_irq(irq);
 		t->wait_cond = cond;
 	}
+	if (t->pending_ipi >= 0) {
+		int (*cond)(void *) = t->wait_cond;
+		int cpu = t->pending_ipi;
+
+		t->pending_ipi = -1;
+		t->wait_cond = NULL;
+		sim_deliver_ipi(cpu);
+		t->wait_cond = cond;
+	}
 }
 
 void explore_point(const char *file, int line)
@@ -409,6 +424,8 @@ unsigned int explore_choose(int kind, unsigned int n, const char *const *what)
 	if (kind == STEP_PICK)
 		snprintf(e->what, sizeof(e->what), "sched: picks %s (of %u)",
 			 what[o], n);
+	else if (kind == STEP_POLL)
+		snprintf(e->what, sizeof(e->what), "idle: %s", what[o]);
 	else
 		snprintf(e->what, sizeof(e->what), "sched: %s", what[o]);
 	nr_steps++;
@@ -457,6 +474,52 @@ static bool thread_interruptible(int i)
 	       (t->wait_cond && (t->wait_flags & EXPLORE_WAIT_IRQS));
 }
 
+/* The program of cpu, or -1. */
+static int cpu_thread(int cpu)
+{
+	int i;
+
+	for (i = 0; i < scn->nr_threads; i++)
+		if (scn->threads[i].cpu == cpu)
+			return i;
+	return -1;
+}
+
+/*
+ * A program of cpu is executing code there (not ended, not waiting idle):
+ * the CPU is not in its idle loop (shims/sim/kernel/sched/core.c).
+ */
+bool explore_cpu_running(int cpu)
+{
+	int t;
+
+	if (!sim_explore_active || !scn)
+		return false;
+	t = cpu_thread(cpu);
+	if (t < 0 || thr[t].done)
+		return false;
+	return !(thr[t].wait_cond && (thr[t].wait_flags & EXPLORE_WAIT_IDLE));
+}
+
+/* cpu can take its pending IPIs now, on its program. */
+static bool ipi_can_arrive(int cpu)
+{
+	const struct sim_cpu *c = &sim_cpus[cpu];
+	int t = cpu_thread(cpu);
+
+	/*
+	 * A reschedule IPI alone is scheduler_ipi() folding a flag the
+	 * preemption points already read: no choice of its own.
+	 */
+	if (!(c->ipi_pending & SIM_IPI_CALL_FUNC) || !c->online ||
+	    c->irqs_off || c->hardirq)
+		return false;
+	if (t < 0 || !thread_interruptible(t) || !thr[t].file)
+		return false;
+	return thr[t].pending_irq < 0 && thr[t].pending_ipi < 0 &&
+	       thr[t].saved_cpu == cpu;
+}
+
 /* The program an option runs: itself, or the program of the IRQ's CPU. */
 static int opt_thread(int o)
 {
@@ -464,6 +527,8 @@ static int opt_thread(int o)
 
 	if (o < EXPLORE_MAX_THREADS)
 		return o;
+	if (o >= EXP_OPT_IPI)
+		return cpu_thread(o - EXP_OPT_IPI);
 	if (o >= EXP_OPT_DRAIN)
 		return -1;	/* a drain runs no program */
 	for (i = 0; i < scn->nr_threads; i++)
@@ -497,6 +562,9 @@ static unsigned short enabled_mask(void)
 	for (i = 0; sim_tso_active && i < NR_CPUS; i++)
 		if (tso_len[i])
 			m |= 1u << (EXP_OPT_DRAIN + i);
+	for (i = 0; i < NR_CPUS; i++)
+		if (ipi_can_arrive(i))
+			m |= 1u << (EXP_OPT_IPI + i);
 	return m;
 }
 
@@ -529,7 +597,7 @@ static bool step_preempts(const struct exp_step *s, int o)
 {
 	if (s->kind == STEP_PREEMPT)
 		return o == 1;
-	if (s->kind == STEP_PICK)
+	if (s->kind == STEP_PICK || s->kind == STEP_POLL)
 		return false;	/* the previous task blocked or was preempted */
 	return is_preemption(s->cur == 0xff ? -1 : s->cur, s->enabled, o);
 }
@@ -539,7 +607,9 @@ static void resume(int o)
 	int t = opt_thread(o);
 	struct exp_thread *const th = &thr[t];
 
-	if (o >= EXPLORE_MAX_THREADS) {
+	if (o >= EXP_OPT_IPI) {
+		th->pending_ipi = o - EXP_OPT_IPI;
+	} else if (o >= EXPLORE_MAX_THREADS) {
 		irq_done[o - EXPLORE_MAX_THREADS] = true;
 		th->pending_irq = o - EXPLORE_MAX_THREADS;
 	}
@@ -561,6 +631,7 @@ static void reset_thread(struct exp_thread *t)
 	t->wait_cond = NULL;
 	t->label = NULL;
 	t->pending_irq = -1;
+	t->pending_ipi = -1;
 	t->file = NULL;
 	t->line = 0;
 	t->tree_file = NULL;
@@ -662,7 +733,7 @@ static void execute(void)
 		if (is_preemption(running, en, o))
 			preempts++;
 		idx = nr_steps++;
-		if (o >= EXP_OPT_DRAIN) {
+		if (o >= EXP_OPT_DRAIN && o < EXP_OPT_IPI) {
 			/* The program of that CPU shows the drain. */
 			int cpu = o - EXP_OPT_DRAIN, t;
 			const char *file = tso_drain_one(cpu);
@@ -683,14 +754,19 @@ static void execute(void)
 		resume(o);
 		running = opt_thread(o);
 		events[idx].thread = (unsigned char)running;
-		events[idx].irq = o >= EXPLORE_MAX_THREADS ?
+		events[idx].irq = o >= EXPLORE_MAX_THREADS && o < EXP_OPT_DRAIN ?
 			(signed char)(o - EXPLORE_MAX_THREADS) : -1;
 		events[idx].file = thr[running].file;
 		events[idx].line = thr[running].line;
 		events[idx].tree_file = thr[running].tree_file;
 		events[idx].tree_line = thr[running].tree_line;
 		events[idx].what[0] = '\0';
-		if (thr[running].wait_cond)
+		if (o >= EXP_OPT_IPI)
+			snprintf(events[idx].what, sizeof(events[idx].what),
+				 "IPI> CPU%d's pending IPIs, then %s:%d",
+				 o - EXP_OPT_IPI, short_path(thr[running].file),
+				 thr[running].line);
+		else if (thr[running].wait_cond)
 			snprintf(events[idx].what, sizeof(events[idx].what),
 				 "waits for %s", thr[running].wait_what);
 		else if (thr[running].label)
@@ -767,6 +843,13 @@ static void schedule_string(char *buf, size_t len)
 		else if (s->kind == STEP_PREEMPT)
 			n += (size_t)snprintf(buf + n, len - n, "%s%u:y",
 					      n ? "," : "", i);
+		else if (s->kind == STEP_POLL)
+			n += (size_t)snprintf(buf + n, len - n, "%s%u:h",
+					      n ? "," : "", i);
+		else if (s->choice >= EXP_OPT_IPI)
+			n += (size_t)snprintf(buf + n, len - n, "%s%u:c%d",
+					      n ? "," : "", i,
+					      s->choice - EXP_OPT_IPI);
 		else if (s->choice >= EXP_OPT_DRAIN)
 			n += (size_t)snprintf(buf + n, len - n, "%s%u:d%d",
 					      n ? "," : "", i,
@@ -808,10 +891,16 @@ static bool parse_schedule(const char *str)
 		} else if (*str == 'p') {
 			c = (unsigned int)strtoul(str + 1, &end, 10);
 			want[n][2] = STEP_PICK;
+		} else if (*str == 'c') {
+			c = EXP_OPT_IPI + (unsigned int)strtoul(str + 1, &end, 10);
 		} else if (*str == 'y') {
 			c = 1;
 			end = (char *)str + 1;
 			want[n][2] = STEP_PREEMPT;
+		} else if (*str == 'h') {
+			c = 1;
+			end = (char *)str + 1;
+			want[n][2] = STEP_POLL;
 		} else {
 			c = (unsigned int)strtoul(str, &end, 10);
 		}

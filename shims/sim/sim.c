@@ -204,7 +204,8 @@ void sim_reset(unsigned int nr_online)
 	for (cpu = 0; cpu < NR_CPUS; cpu++) {
 		sim_cpus[cpu].id = cpu;
 		sim_cpus[cpu].online = (unsigned int)cpu < nr_online;
-		INIT_LIST_HEAD(&sim_cpus[cpu].csd_queue);
+		/* mwait idle: the idle loop polls (sim_cpu.idle_poll). */
+		sim_cpus[cpu].idle_poll = true;
 	}
 	sim_cur_cpu = 0;
 	init_step_to_fail = NULL;

@@ -16,10 +16,13 @@ void sim_sched_reset(void);
 void sim_sched_boot(void);
 bool sim_on_task_stack(const volatile void *addr);
 bool sim_runqueue_empty(int cpu);
+void send_call_function_single_ipi(int cpu);
+void sched_ttwu_pending(struct llist_node *llist);
 /* kernel/softirq.c */
 void sim_softirq_boot(int cpu);
 /* kernel/smp.c */
 void sim_dying_flush(int cpu);
+void __smp_call_single_queue(int cpu, struct llist_node *node);
 /* kernel/smpboot.c */
 unsigned int sim_smpboot_threads(int cpu, struct task_struct **t);
 bool sim_is_smpboot_thread(const struct task_struct *p);
@@ -27,6 +30,8 @@ void sim_smpboot_reset(void);
 /* kernel/workqueue.c */
 void sim_workqueue_boot(int cpu);
 void sim_workqueue_reset(void);
+/* shims/sim/explore.c */
+bool explore_cpu_running(int cpu);
 /* kernel/cpu.c */
 bool sim_takedown_pending(int cpu);
 void sim_cpuhp_reset(void);

@@ -408,6 +408,7 @@ static inline const char *napitest_task_state_name(unsigned int state)
 	case TASK_RUNNING:		return "TASK_RUNNING";
 	case TASK_INTERRUPTIBLE:	return "TASK_INTERRUPTIBLE";
 	case TASK_PARKED:		return "TASK_PARKED";
+	case TASK_WAKING:		return "TASK_WAKING";
 	}
 	return "TASK_?";
 }

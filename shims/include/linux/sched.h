@@ -13,12 +13,14 @@
 
 #include <sim/sim.h>
 #include <linux/kernel.h>
+#include <linux/smp_types.h>
 
 #define TASK_RUNNING		0x0000
 #define TASK_INTERRUPTIBLE	0x0001
 #define TASK_UNINTERRUPTIBLE	0x0002
 #define TASK_PARKED		0x0040
 #define TASK_DEAD		0x0080
+#define TASK_WAKING		0x0200
 #define TASK_COMM_LEN		16
 
 /* include/linux/sched.h: the PF_* flags the checks read. */
@@ -47,6 +49,8 @@ struct task_struct {
 	int (*threadfn)(void *data);
 	void *data;
 	struct list_head run_list;
+	/* try_to_wake_up()'s entry on another CPU's wake list (TTWU_QUEUE) */
+	struct __call_single_node wake_entry;
 	void *ctx;			/* the coroutine (shims/sim/kernel/sched/core.c) */
 	unsigned long switches;
 	/* include/linux/filter.h's bpf_net_ctx_set() (v6.11+) */

@@ -1,32 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Stands for include/linux/smp.h and kernel/smp.c's single-call API.
- * smp_call_function_single_async() queues the csd on the target CPU and,
- * when the queue was empty, sends an IPI (send_call_function_single_ipi();
- * counted).  The IPI is delivered when the test or scheduler says so:
- * sim_deliver_ipi() (hardirq) or sim_idle_flush() (idle-loop flush).
+ * smp_call_function_single_async() queues the csd on the target CPU's
+ * call-single queue (an llist) and, when the queue was empty,
+ * send_call_function_single_ipi() sends an IPI, unless the target idles
+ * polling (set_nr_if_polling()).  The IPI is delivered when the target has
+ * IRQs on (sim_deliver_ipi(); under the explorer at any such point), a
+ * polling idle CPU flushes from its idle loop (sim_idle_flush()).
  */
 #ifndef SHIM_LINUX_SMP_H
 #define SHIM_LINUX_SMP_H
 
 #include <sim/sim.h>
+#include <linux/llist.h>
 
 typedef void (*smp_call_func_t)(void *info);
 
 struct __call_single_data {
-	struct list_head node;
-	bool queued;		/* CSD_FLAG_LOCK */
+	struct __call_single_node node;
 	smp_call_func_t func;
 	void *info;
 };
 typedef struct __call_single_data call_single_data_t;
 
+#define CSD_TYPE(_csd)	((_csd)->node.u_flags & CSD_FLAG_TYPE_MASK)
+
+#define CSD_INIT(_func, _info) \
+	(struct __call_single_data){ .func = (_func), .info = (_info), }
+
 #define INIT_CSD(_csd, _func, _info)					\
 	do {								\
-		INIT_LIST_HEAD(&(_csd)->node);				\
-		(_csd)->queued = false;					\
-		(_csd)->func = (_func);					\
-		(_csd)->info = (_info);					\
+		*(_csd) = CSD_INIT((_func), (_info));			\
 	} while (0)
 
 int smp_call_function_single_async(int cpu, call_single_data_t *csd);

@@ -124,11 +124,15 @@ int explore_in_program(void);
  *   EXPLORE_PREEMPT  whether the running task is preempted here by a
  *                    runnable one (0: no; 1: yes, counted against the
  *                    preemption bound)
+ *   EXPLORE_POLL     whether an idle CPU polls TIF_NEED_RESCHED (0: yes,
+ *                    set_nr_if_polling() spares the IPI; 1: it halts and
+ *                    needs one; free)
  * what[o] describes option o for the counterexample.  Returns 0 outside a
  * program.
  */
 #define EXPLORE_PICK		1
 #define EXPLORE_PREEMPT		2
+#define EXPLORE_POLL		3
 unsigned int explore_choose(int kind, unsigned int n, const char *const *what);
 
 /* A point of the simulator's own, named in the counterexample. */
@@ -249,7 +253,9 @@ struct explore_scenario {
 	 * Interrupts: each delivered once, as a hardirq on its CPU at any
 	 * point where that CPU has IRQs enabled and is not in hardirq (the
 	 * explorer chooses when; undelivered ones arrive after the programs
-	 * end).  fn runs between sim_hardirq_enter() and sim_hardirq_exit();
+	 * end).  The IPIs the machine sends (sim_cpu.ipi_pending) arrive the
+	 * same way on the CPU of a program, as often as they are sent, or at
+	 * its scheduler's next switch.  fn runs between sim_hardirq_enter() and sim_hardirq_exit();
 	 * a threaded one on PREEMPT_RT inside local_bh_disable()/enable().
 	 * A CPU whose program waits with EXPLORE_WAIT_IRQS takes them too;
 	 * when no program can run, the default is to deliver the first one.
@@ -296,7 +302,9 @@ struct explore_result {
  * Environment:
  *   NAPITEST_SCHEDULE=[scenario/]STEP:CHOICE,...  replay one schedule
  *                               (CHOICE: program N, iN interrupt N, pN the
- *                               Nth runnable task, y preempt here)
+ *                               Nth runnable task, y preempt here, dN a
+ *                               store of CPU N drains, cN CPU N takes its
+ *                               pending IPIs, h an idle CPU halts)
  *   NAPITEST_EXPLORE_TASKS=0    no choices between the tasks of a CPU
  *   NAPITEST_EXPLORE_ONLY=NAME  explore that scenario only
  *   NAPITEST_EXPLORE_POR=0      keep the points on stack-local data

@@ -12,6 +12,7 @@
 #include <linux/types.h>
 #include <linux/compiler.h>
 #include <linux/list.h>
+#include <linux/llist.h>
 
 #ifndef NR_CPUS
 #define NR_CPUS 4
@@ -19,6 +20,10 @@
 
 struct task_struct;
 struct __call_single_data;
+
+/* An IPI sent and not yet taken, per vector. */
+#define SIM_IPI_CALL_FUNC	1	/* CALL_FUNCTION_SINGLE_VECTOR */
+#define SIM_IPI_RESCHEDULE	2	/* RESCHEDULE_VECTOR */
 
 enum sim_preempt_model {
 	SIM_PREEMPT_NONE,
@@ -29,8 +34,16 @@ enum sim_preempt_model {
 
 /* What a test can count.  Per CPU; sim_total() sums them. */
 struct sim_counters {
-	unsigned long ipis;		/* IPIs sent to this CPU */
+	/*
+	 * IPIs sent to this CPU, as /proc/interrupts counts them: function
+	 * calls (CAL: arch_send_call_function_single_ipi(), for a csd or a
+	 * queued wakeup alike; none to a polling idle CPU) and reschedules
+	 * (RES: smp_send_reschedule() from resched_curr()).
+	 */
+	unsigned long ipis;
+	unsigned long resched_ipis;
 	unsigned long csd_run;		/* csd callbacks run on this CPU */
+	unsigned long ttwu_queued;	/* wakeups queued on its wake list (TTWU_QUEUE) */
 	unsigned long net_rx_raises;	/* NET_RX_SOFTIRQ raised on this CPU */
 	unsigned long raises_in_smp_call; /* any softirq raised from a csd */
 	unsigned long softirq_runs;	/* softirq handler loop entries */
@@ -46,6 +59,7 @@ struct sim_counters {
 struct sim_cpu {
 	int id;
 	bool online;
+	bool inactive;			/* !cpu_active(): going down or not up yet */
 	/* Context, as the kernel keeps it in preempt_count and irq flags. */
 	unsigned int hardirq;		/* HARDIRQ_OFFSET nesting */
 	unsigned int serving_softirq;	/* SOFTIRQ_OFFSET: in the softirq loop */
@@ -58,7 +72,15 @@ struct sim_cpu {
 	unsigned long softirq_pending;	/* irq_stat.__softirq_pending */
 	struct task_struct *curr;
 	struct task_struct *idle;
-	struct list_head csd_queue;	/* call_single_queue (an llist) */
+	struct llist_head call_single_queue;	/* kernel/smp.c's, per CPU */
+	unsigned int ipi_pending;	/* SIM_IPI_*: sent, not yet taken */
+	/*
+	 * Its idle loop polls TIF_NEED_RESCHED (TIF_POLLING_NRFLAG: mwait or
+	 * poll idle) rather than halting; the default.  Under the explorer
+	 * each idle period's choice instead.
+	 */
+	bool idle_poll;
+	bool idle_need_resched;		/* set on its idle task by set_nr_if_polling() */
 	struct sim_counters cnt;
 };
 
@@ -95,10 +117,11 @@ struct sim_counters sim_total(void);
 void sim_hardirq_enter(void);
 void sim_hardirq_exit(void);		/* irq_exit(): may run softirqs */
 void sim_run_softirqs(void);		/* __do_softirq() on this CPU */
-void sim_deliver_ipi(int cpu);		/* hardirq: run the csd queue */
+void sim_deliver_ipi(int cpu);		/* the pending IPIs, in hardirq */
 void sim_idle_flush(int cpu);		/* idle loop: flush_smp_call_function_queue() */
 
-bool sim_csd_pending(int cpu);
+bool sim_csd_pending(int cpu);		/* a csd callback queued (not a wakeup) */
+bool sim_call_queue_pending(int cpu);	/* anything queued, wakeups too */
 void sim_preempt_point(void);
 void sim_watchdog(void);
 /*

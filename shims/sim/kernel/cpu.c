@@ -93,6 +93,8 @@ void sim_cpu_down(int cpu, int control_cpu)
 	int prev = sim_switch_cpu(control_cpu);
 	unsigned int i, n = sim_smpboot_threads(cpu, t);
 
+	/* sched_cpu_deactivate() (CPUHP_AP_ACTIVE) comes first. */
+	WRITE_ONCE(sim_cpus[cpu].inactive, true);
 	for (i = 0; i < n; i++)
 		kthread_park(t[i]);
 	if (explore_in_program()) {
@@ -120,6 +122,8 @@ void sim_cpu_up(int cpu)
 	WRITE_ONCE(sim_cpus[cpu].online, true);
 	while (n--)
 		kthread_unpark(t[n]);
+	/* sched_cpu_activate() (CPUHP_AP_ACTIVE) comes last. */
+	WRITE_ONCE(sim_cpus[cpu].inactive, false);
 	if (!explore_in_program())
 		sim_run_cpu(cpu, 1000);
 }
@@ -128,7 +132,8 @@ static int cpu_has_work(void *arg)
 {
 	int cpu = (int)(uintptr_t)arg;
 
-	return !sim_runqueue_empty(cpu) || sim_csd_pending(cpu) ||
+	return !sim_runqueue_empty(cpu) || sim_call_queue_pending(cpu) ||
+	       sim_cpus[cpu].ipi_pending ||
 	       READ_ONCE(takedown_pending[cpu]);
 }
 

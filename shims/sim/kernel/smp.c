@@ -1,82 +1,185 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Stands for kernel/smp.c: the call-single queue of each simulated CPU,
- * smp_call_function_single_async(), its IPI and the flushes that run the
- * queue (the IPI handler, the idle loop, a dying CPU).
+ * Stands for kernel/smp.c: the call-single queue of each CPU (an llist),
+ * smp_call_function_single_async() and its send path, and the flushes
+ * that run the queue: the IPI handler, the idle loop, a dying CPU.  The
+ * functions follow 6.1's line by line, with its names; not modelled: the
+ * CSD_LOCK_WAIT_DEBUG variants (off in Debian's configs) and irq_work.
+ * The queue holds csds and, with TTWU_QUEUE, the wakeups of
+ * try_to_wake_up() (CSD_TYPE_TTWU: shims/sim/kernel/sched/core.c).
  */
 /* Explorer points are placed explicitly in the simulator (sim/explore.h). */
 #define SIM_RAW_ONCE
 #include <kernel_prelude.h>
 #include "sim_internal.h"
 
-/* Run the csd queue of this CPU (__flush_smp_call_function_queue()). */
-static void flush_csd_queue(void)
+/*
+ * __smp_call_single_queue(): llist_add() (a cmpxchg(): a full barrier on
+ * x86) and, when the queue was empty, send_call_function_single_ipi().
+ */
+void __smp_call_single_queue(int cpu, struct llist_node *node)
 {
-	struct sim_cpu *c = sim_this();
-
-	c->in_smp_call = true;
-	while (!list_empty(&c->csd_queue)) {
-		call_single_data_t *csd = list_first_entry(&c->csd_queue,
-							   call_single_data_t,
-							   node);
-
-		list_del_init(&csd->node);
-		/* csd_unlock() before the callback: async csds may re-queue. */
-		csd->queued = false;
-		c->cnt.csd_run++;
-		csd->func(csd->info);
-		c = sim_this();
-	}
-	c->in_smp_call = false;
+	explore_tso_mb();
+	if (llist_add(node, &sim_cpus[cpu].call_single_queue))
+		send_call_function_single_ipi(cpu);
 }
 
-/*
- * smp_call_function_single_async() (kernel/smp.c): a csd still queued is
- * not queued twice (-EBUSY); a queue that was empty gets an IPI.
- * Simplified: queuing to the local CPU runs the callback at once with IRQs
- * off, as generic_exec_single() does.
- */
-int smp_call_function_single_async(int cpu, call_single_data_t *csd)
+/* csd_unlock(): the csd may be queued again from here on. */
+static void csd_unlock(call_single_data_t *csd)
 {
-	struct sim_cpu *target = &sim_cpus[cpu];
-	bool was_empty;
+	WARN_ON(!(csd->node.u_flags & CSD_FLAG_LOCK));
+	explore_tso_mb();
+	csd->node.u_flags = 0;
+}
 
-	explore_hook(__FILE__, __LINE__);
-	if (csd->queued)
-		return -EBUSY;
+/* generic_exec_single(): the local CPU runs it at once with IRQs off. */
+static int generic_exec_single(int cpu, call_single_data_t *csd)
+{
 	if (cpu == sim_cpu_id()) {
+		smp_call_func_t func = csd->func;
+		void *info = csd->info;
 		bool flags = sim_this()->irqs_off;
 
+		csd_unlock(csd);
 		sim_this()->irqs_off = true;
-		csd->func(csd->info);
+		func(info);
 		sim_this()->irqs_off = flags;
 		return 0;
 	}
-	if (!target->online)
+	if ((unsigned int)cpu >= nr_cpu_ids || !cpu_online(cpu)) {
+		csd_unlock(csd);
 		return -ENXIO;
-	was_empty = list_empty(&target->csd_queue);
-	csd->queued = true;
-	list_add_tail(&csd->node, &target->csd_queue);
-	if (was_empty)
-		target->cnt.ipis++;
+	}
+	__smp_call_single_queue(cpu, &csd->node.llist);
 	return 0;
 }
 
-/* The IPI arrives as a hardirq on cpu (generic_smp_call_function_single_interrupt()). */
+/*
+ * smp_call_function_single_async(): a csd still locked (queued, or its
+ * callback not yet started) is not queued twice: -EBUSY.
+ */
+int smp_call_function_single_async(int cpu, call_single_data_t *csd)
+{
+	int err;
+
+	explore_hook(__FILE__, __LINE__);
+	sim_this()->preempt_disable++;
+	if (csd->node.u_flags & CSD_FLAG_LOCK) {
+		err = -EBUSY;
+		goto out;
+	}
+	csd->node.u_flags = CSD_FLAG_LOCK;
+	err = generic_exec_single(cpu, csd);
+out:
+	sim_this()->preempt_disable--;
+	return err;
+}
+
+/*
+ * __flush_smp_call_function_queue(): takes the whole queue at once
+ * (llist_del_all(): what is queued from then on waits for the next IPI or
+ * flush, which its llist_add() asks for), runs the SYNC callbacks, then
+ * the ASYNC ones (unlocking each csd before its callback, so it may queue
+ * itself again), then hands the wakeups to sched_ttwu_pending().
+ */
+static void __flush_smp_call_function_queue(bool warn_cpu_offline)
+{
+	call_single_data_t *csd, *csd_next;
+	struct llist_node *entry, *prev;
+	static bool warned;
+	struct sim_cpu *c = sim_this();
+
+	lockdep_assert_irqs_disabled();
+	explore_tso_mb();
+	entry = llist_del_all(&c->call_single_queue);
+	entry = llist_reverse_order(entry);
+
+	if (unlikely(warn_cpu_offline && !cpu_online(sim_cpu_id()) &&
+		     !warned && entry != NULL)) {
+		warned = true;
+		WARN(1, "IPI on offline CPU %d\n", sim_cpu_id());
+	}
+
+	/* First: the SYNC callbacks (none of the code under test queues one). */
+	prev = NULL;
+	llist_for_each_entry_safe(csd, csd_next, entry, node.llist) {
+		if (CSD_TYPE(csd) == CSD_TYPE_SYNC) {
+			if (prev)
+				prev->next = &csd_next->node.llist;
+			else
+				entry = &csd_next->node.llist;
+			c->in_smp_call = true;
+			csd->func(csd->info);
+			c = sim_this();
+			c->in_smp_call = false;
+			csd_unlock(csd);
+		} else {
+			prev = &csd->node.llist;
+		}
+	}
+	if (!entry)
+		return;
+
+	/* Second: every other callback. */
+	prev = NULL;
+	llist_for_each_entry_safe(csd, csd_next, entry, node.llist) {
+		int type = CSD_TYPE(csd);
+
+		if (type == CSD_TYPE_TTWU) {
+			prev = &csd->node.llist;
+			continue;
+		}
+		if (prev)
+			prev->next = &csd_next->node.llist;
+		else
+			entry = &csd_next->node.llist;
+		if (type == CSD_TYPE_ASYNC) {
+			smp_call_func_t func = csd->func;
+			void *info = csd->info;
+
+			csd_unlock(csd);
+			c->cnt.csd_run++;
+			c->in_smp_call = true;
+			func(info);
+			c = sim_this();
+			c->in_smp_call = false;
+		}
+	}
+
+	/* Third: only CSD_TYPE_TTWU is left. */
+	if (entry)
+		sched_ttwu_pending(entry);
+}
+
+/*
+ * The IPIs pending for cpu arrive there as interrupts (IRQs on, not in
+ * hardirq): the call-function IPI runs
+ * generic_smp_call_function_single_interrupt() between irq_enter() and
+ * irq_exit() (sysvec_call_function_single()); the reschedule IPI is
+ * scheduler_ipi() (sysvec_reschedule_ipi(), no irq_enter()), which only
+ * folds TIF_NEED_RESCHED: the preemption is the interrupt return's.
+ */
 void sim_deliver_ipi(int cpu)
 {
 	int prev = sim_switch_cpu(cpu);
+	struct sim_cpu *c = sim_this();
+	unsigned int pending = c->ipi_pending;
 
-	sim_hardirq_enter();
-	flush_csd_queue();
-	sim_hardirq_exit();
+	c->ipi_pending = 0;
+	explore_tso_mb();	/* taken as serializing, as interrupt entry */
+	if (pending & SIM_IPI_CALL_FUNC) {
+		sim_hardirq_enter();
+		__flush_smp_call_function_queue(true);
+		sim_hardirq_exit();
+	}
 	sim_switch_cpu(prev);
 }
 
 /*
- * The idle loop's flush (do_idle() -> flush_smp_call_function_queue()): an
- * idle, polling CPU takes the csds without an interrupt, with IRQs off; the
- * softirqs pending before the flush are snapshotted and
+ * The idle loop's flush (do_idle() -> flush_smp_call_function_queue()):
+ * a polling idle CPU that set_nr_if_polling() woke takes the queue without
+ * an interrupt, with IRQs off; the softirqs pending before the flush are
+ * snapshotted and, if any is pending after it,
  * do_softirq_post_smp_call_flush() -- on RT the tree's own, with its
  * WARN_ON_ONCE -- deals with what the callbacks raised.
  */
@@ -87,15 +190,17 @@ void sim_idle_flush(int cpu)
 	unsigned int was_pending;
 	bool flags = c->irqs_off;
 
-	if (list_empty(&c->csd_queue)) {
+	c->idle_need_resched = false;
+	if (llist_empty(&c->call_single_queue)) {
 		sim_switch_cpu(prev);
 		return;
 	}
 	c->irqs_off = true;
 	preempt_disable();
 	was_pending = local_softirq_pending();
-	flush_csd_queue();
-	do_softirq_post_smp_call_flush(was_pending);
+	__flush_smp_call_function_queue(true);
+	if (local_softirq_pending())
+		do_softirq_post_smp_call_flush(was_pending);
 	sim_this()->preempt_disable--;
 	sim_this()->irqs_off = flags;
 	sim_switch_cpu(prev);
@@ -103,18 +208,35 @@ void sim_idle_flush(int cpu)
 
 /*
  * smpcfd_dying_cpu() (kernel/smp.c) on the outgoing CPU, from
- * take_cpu_down() with IRQs off: the csds still queued for it run there;
- * what they raise stays pending until the CPU is back.
+ * take_cpu_down() with IRQs off: the callbacks still queued for it run
+ * there (__flush_smp_call_function_queue(false)); what they raise stays
+ * pending until the CPU is back.
  */
 void sim_dying_flush(int cpu)
 {
 	int prev = sim_switch_cpu(cpu);
 
-	flush_csd_queue();
+	__flush_smp_call_function_queue(false);
 	sim_switch_cpu(prev);
 }
 
+/* A csd callback (not a queued wakeup) waits in cpu's queue. */
 bool sim_csd_pending(int cpu)
 {
-	return !list_empty(&sim_cpus[cpu].csd_queue);
+	struct llist_node *n;
+
+	for (n = sim_cpus[cpu].call_single_queue.first; n; n = n->next) {
+		const struct __call_single_node *e =
+			container_of(n, struct __call_single_node, llist);
+
+		if ((e->u_flags & CSD_FLAG_TYPE_MASK) != CSD_TYPE_TTWU)
+			return true;
+	}
+	return false;
+}
+
+/* Anything in cpu's call-single queue: a csd or a queued wakeup. */
+bool sim_call_queue_pending(int cpu)
+{
+	return !llist_empty(&sim_cpus[cpu].call_single_queue);
 }

@@ -68,7 +68,158 @@ static void dequeue(struct task_struct *p)
 	list_del_init(&p->run_list);
 }
 
-/* try_to_wake_up(p, state): wakes p only if it sleeps in one of state. */
+/*
+ * cpu's idle task runs its idle loop (do_idle()): no task is current and
+ * no program of the explorer executes code there.  Only there is
+ * TIF_POLLING_NRFLAG ever set; a task woken there and not yet scheduled
+ * leaves it polling until it sees TIF_NEED_RESCHED.
+ */
+static bool cpu_in_idle_loop(int cpu)
+{
+	struct sim_cpu *c = &sim_cpus[cpu];
+
+	return c->curr == c->idle && !explore_cpu_running(cpu);
+}
+
+/*
+ * Whether cpu's idle loop polls TIF_NEED_RESCHED (mwait or poll idle) or
+ * halts: the CPU's setting (sim_cpu.idle_poll), or under the explorer a
+ * choice (polling by default).
+ */
+static bool idle_polls(int cpu)
+{
+	char yes[48], no[48];
+	const char *what[2] = { yes, no };
+
+	if (!explore_in_program())
+		return sim_cpus[cpu].idle_poll;
+	snprintf(yes, sizeof(yes), "CPU%d idle polls (no IPI)", cpu);
+	snprintf(no, sizeof(no), "CPU%d idle halted (IPI)", cpu);
+	return explore_choose(EXPLORE_POLL, 2, what) == 0;
+}
+
+/*
+ * set_nr_if_polling(rq->idle) (kernel/sched/core.c): a polling idle CPU is
+ * woken by setting TIF_NEED_RESCHED on its idle task, no IPI.
+ */
+static bool set_nr_if_polling(int cpu)
+{
+	struct sim_cpu *c = &sim_cpus[cpu];
+
+	if (!cpu_in_idle_loop(cpu))
+		return false;
+	if (c->idle_need_resched)
+		return true;
+	if (!idle_polls(cpu))
+		return false;
+	c->idle_need_resched = true;
+	return true;
+}
+
+/* send_call_function_single_ipi() (kernel/sched/core.c). */
+void send_call_function_single_ipi(int cpu)
+{
+	if (set_nr_if_polling(cpu))
+		return;		/* trace_sched_wake_idle_without_ipi() */
+	/* arch_send_call_function_single_ipi() */
+	sim_cpus[cpu].ipi_pending |= SIM_IPI_CALL_FUNC;
+	sim_cpus[cpu].cnt.ipis++;
+}
+
+/*
+ * resched_curr() of a remote CPU (kernel/sched/core.c): set
+ * TIF_NEED_RESCHED on its current task and send the reschedule IPI, unless
+ * that task is a polling idle task (set_nr_and_not_polling()).
+ * Simplified: a reschedule IPI still pending stands for
+ * test_tsk_need_resched(); a local resched_curr() is left to the
+ * preemption points, which choose.
+ */
+static void resched_curr(int cpu)
+{
+	struct sim_cpu *c = &sim_cpus[cpu];
+
+	if (cpu == sim_cpu_id() || (c->ipi_pending & SIM_IPI_RESCHEDULE))
+		return;
+	if (c->curr == c->idle && set_nr_if_polling(cpu))
+		return;
+	c->ipi_pending |= SIM_IPI_RESCHEDULE;
+	c->cnt.resched_ipis++;
+}
+
+/*
+ * ttwu_do_activate() (kernel/sched/core.c): the task is runnable on cpu;
+ * check_preempt_curr() asks for a reschedule when it preempts what runs
+ * there: always the idle task (check_preempt_curr_idle()), and a normal
+ * task for an RT one (the classes' order).  Simplified: a normal task
+ * woken over a normal one is left to the preemption points.
+ */
+static void ttwu_do_activate(struct task_struct *p, int cpu)
+{
+	struct task_struct *curr = sim_cpus[cpu].curr;
+	bool idle = curr == sim_cpus[cpu].idle && list_empty(&runqueue[cpu]);
+
+	p->cpu = cpu;
+	WRITE_ONCE(p->__state, TASK_RUNNING);
+	enqueue(p);
+	if (idle || (p->rt && !curr->rt))
+		resched_curr(cpu);
+}
+
+/*
+ * ttwu_queue_cond() (kernel/sched/core.c, 6.1): queue the wakeup on cpu's
+ * wake list when cpu is active (cpu_active(): not while it goes down), allowed, another CPU than this one, and
+ * has nothing to run (nr_running == 0).  All simulated CPUs share a
+ * cache (cpus_share_cache()).
+ */
+static bool ttwu_queue_cond(struct task_struct *p, int cpu)
+{
+	if (!cpu_online(cpu) || sim_cpus[cpu].inactive)
+		return false;
+	if (p->nr_cpus_allowed == 1 && p->cpu != cpu)
+		return false;
+	if (cpu == sim_cpu_id())
+		return false;
+	return list_empty(&runqueue[cpu]);
+}
+
+/*
+ * ttwu_queue() (kernel/sched/core.c): TTWU_QUEUE is a scheduler feature
+ * that kernel/sched/features.h turns off on PREEMPT_RT; where on,
+ * ttwu_queue_wakelist() puts the wakeup on the target's call-single queue
+ * (__ttwu_queue_wakelist(): CSD_TYPE_TTWU), whose IPI, or the polling idle
+ * loop's flush, activates it there (sched_ttwu_pending()).  Otherwise the
+ * waker activates it at once.
+ */
+static void ttwu_queue(struct task_struct *p, int cpu)
+{
+	if (!IS_ENABLED(CONFIG_PREEMPT_RT) && ttwu_queue_cond(p, cpu)) {
+		p->cpu = cpu;
+		p->wake_entry.u_flags = CSD_TYPE_TTWU;
+		sim_cpus[cpu].cnt.ttwu_queued++;
+		__smp_call_single_queue(cpu, &p->wake_entry.llist);
+		return;
+	}
+	ttwu_do_activate(p, cpu);
+}
+
+/* sched_ttwu_pending() (kernel/sched/core.c): the queued wakeups, here. */
+void sched_ttwu_pending(struct llist_node *llist)
+{
+	struct task_struct *p, *t;
+
+	llist_for_each_entry_safe(p, t, llist, wake_entry.llist) {
+		if (WARN_ON_ONCE(p->cpu != sim_cpu_id()))
+			p->cpu = sim_cpu_id();
+		ttwu_do_activate(p, sim_cpu_id());
+	}
+}
+
+/*
+ * try_to_wake_up(p, state): wakes p only if it sleeps in one of state
+ * (ttwu_state_match()).  A task still on its runqueue (it set its state
+ * and has not scheduled out) is only made TASK_RUNNING (ttwu_runnable());
+ * otherwise it is TASK_WAKING until ttwu_queue() activates it.
+ */
 int wake_up_state(struct task_struct *p, unsigned int state)
 {
 	explore_hook(__FILE__, __LINE__);
@@ -78,9 +229,13 @@ int wake_up_state(struct task_struct *p, unsigned int state)
 		return 0;
 	if (!(READ_ONCE(p->__state) & state))
 		return 0;
-	WRITE_ONCE(p->__state, TASK_RUNNING);
-	enqueue(p);
 	sim_cpus[p->cpu].cnt.wakeups++;
+	if (p->on_rq) {
+		WRITE_ONCE(p->__state, TASK_RUNNING);
+		return 1;
+	}
+	WRITE_ONCE(p->__state, TASK_WAKING);
+	ttwu_queue(p, p->cpu);
 	return 1;
 }
 
@@ -245,13 +400,17 @@ unsigned long sim_run_cpu(int cpu, unsigned long max_switches)
 	       !sim_takedown_pending(cpu)) {
 		struct task_struct *p;
 
-		if (sim_csd_pending(cpu)) {
-			if (list_empty(&runqueue[cpu]))
-				sim_idle_flush(cpu);
-			else
-				sim_deliver_ipi(cpu);
-		}
+		/* IRQs on between tasks: the IPIs sent meanwhile arrive. */
+		if (sim_cpus[cpu].ipi_pending)
+			sim_deliver_ipi(cpu);
+		/* Queued without an IPI: the polling idle loop's flush. */
+		if (sim_call_queue_pending(cpu) || sim_cpus[cpu].idle_need_resched)
+			sim_idle_flush(cpu);
 		p = pick_next(cpu, prev_task);
+		/* do_idle() loops while its flushes queued more work. */
+		if (!p && (sim_cpus[cpu].ipi_pending ||
+			   sim_call_queue_pending(cpu)))
+			continue;
 		if (!p)
 			break;
 		run_task(p);

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Stands for include/linux/llist.h: the lock-less NULL-terminated list of
+ * the call-single queue and the scheduler's wake list.  One simulated CPU
+ * runs at a time, so llist_add()'s cmpxchg() loop and llist_del_all()'s
+ * xchg() are single steps here; the simulator's users place the explorer
+ * points and store-buffer drains those atomics are (shims/sim/kernel/smp.c).
+ */
+#ifndef SHIM_LINUX_LLIST_H
+#define SHIM_LINUX_LLIST_H
+
+#include <linux/smp_types.h>
+
+struct llist_head {
+	struct llist_node *first;
+};
+
+#define llist_entry(ptr, type, member)	container_of(ptr, type, member)
+
+#define member_address_is_nonnull(ptr, member)				\
+	((uintptr_t)(ptr) + offsetof(typeof(*(ptr)), member) != 0)
+
+#define llist_for_each_entry(pos, node, member)				\
+	for ((pos) = llist_entry((node), typeof(*(pos)), member);	\
+	     member_address_is_nonnull(pos, member);			\
+	     (pos) = llist_entry((pos)->member.next, typeof(*(pos)), member))
+
+#define llist_for_each_entry_safe(pos, n, node, member)			       \
+	for (pos = llist_entry((node), typeof(*pos), member);		       \
+	     member_address_is_nonnull(pos, member) &&			       \
+		(n = llist_entry(pos->member.next, typeof(*n), member), true); \
+	     pos = n)
+
+static inline bool llist_empty(const struct llist_head *head)
+{
+	return head->first == NULL;
+}
+
+/* llist_add(): true if the list was empty before. */
+static inline bool llist_add(struct llist_node *new, struct llist_head *head)
+{
+	struct llist_node *first = head->first;
+
+	new->next = first;
+	head->first = new;
+	return first == NULL;
+}
+
+static inline struct llist_node *llist_del_all(struct llist_head *head)
+{
+	struct llist_node *first = head->first;
+
+	head->first = NULL;
+	return first;
+}
+
+/* lib/llist.c: the entries in the order they were added. */
+static inline struct llist_node *llist_reverse_order(struct llist_node *head)
+{
+	struct llist_node *new_head = NULL;
+
+	while (head) {
+		struct llist_node *tmp = head;
+
+		head = head->next;
+		tmp->next = new_head;
+		new_head = tmp;
+	}
+	return new_head;
+}
+
+#endif
