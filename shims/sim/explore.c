@@ -236,6 +236,7 @@ static void run_irq(const struct explore_actor *irq)
 	sim_hardirq_enter();
 	irq->fn();
 	sim_hardirq_exit();
+	sim_preempt_point();	/* the interrupt return (irqentry_exit()) */
 }
 
 /*

@@ -25,6 +25,10 @@
  *                   the flush's llist snapshot, wakeups queued for an idle
  *                   CPU (ttwu_queue_wakelist(), not on RT), and under the
  *                   explorer an IPI at any point where IRQs are on
+ *   preempt_points  under FULL/RT a runnable task takes the CPU where the
+ *                   kernel would: the end of try_to_wake_up(),
+ *                   preempt_enable() reaching zero, spin_unlock_irqrestore()
+ *                   after the IRQ restore, the tick
  *
  * Each report names the call site: here, this file and the line.
  */
@@ -711,6 +715,86 @@ static void ipi_explorer_delivers_where_irqs_on(void **state)
 			 ipi_seen & 4 ? " 2" : "", ipi_seen & 8 ? " 3" : "");
 }
 
+/* ---- preempt_points ---- */
+
+static char pp_log[64];
+static struct task_struct *pp_b;
+static bool pp_done;
+static DEFINE_SPINLOCK(pp_lock);
+
+static void pp_mark(char c)
+{
+	size_t n = strlen(pp_log);
+
+	if (n + 1 < sizeof(pp_log))
+		pp_log[n] = c;
+}
+
+static int pp_task_b(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		pp_mark('B');
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (pp_done)
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/* A wakes B on its own CPU at each kind of point; B must run right there. */
+static int pp_task_a(void *arg)
+{
+	unsigned long flags;
+
+	(void)arg;
+	pp_mark('1');
+	wake_up_process(pp_b);		/* end of try_to_wake_up() */
+	pp_mark('2');
+	preempt_disable();
+	wake_up_process(pp_b);
+	pp_mark('3');
+	preempt_enable();		/* reaching zero */
+	pp_mark('4');
+	spin_lock_irqsave(&pp_lock, flags);
+	wake_up_process(pp_b);
+	pp_mark('5');
+	spin_unlock_irqrestore(&pp_lock, flags);
+	pp_mark('6');
+	local_irq_disable();
+	wake_up_process(pp_b);
+	pp_mark('7');
+	local_irq_enable();
+	sim_tick(1);			/* the tick's interrupt return */
+	pp_mark('8');
+	pp_done = true;
+	wake_up_process(pp_b);
+	return 0;
+}
+
+static void preempt_points_where_the_kernel_has_them(void **state)
+{
+	struct task_struct *a;
+
+	(void)state;
+	if (!IS_ENABLED(CONFIG_PREEMPT_RT))
+		sim_preempt = SIM_PREEMPT_FULL;
+	memset(pp_log, 0, sizeof(pp_log));
+	pp_done = false;
+	spin_lock_init(&pp_lock);
+	pp_b = sim_task_create(pp_task_b, NULL, 1, "pp_b");
+	a = sim_task_create(pp_task_a, NULL, 1, "pp_a");
+	wake_up_process(pp_b);
+	sim_run_cpu(1, 2);		/* B runs once and sleeps */
+	wake_up_process(a);
+	sim_run_cpu(1, 100);
+	assert_true(a->exited);
+	assert_string_equal(pp_log, "B1B23B45B67B8B");
+	assert_no_report();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -737,6 +821,7 @@ int main(void)
 		cmocka_unit_test_setup(ipi_halted_idle_cpu_gets_one_per_empty_queue, setup),
 		cmocka_unit_test_setup(ipi_remote_wakeup_queued_unless_rt, setup),
 		cmocka_unit_test_setup(ipi_explorer_delivers_where_irqs_on, setup),
+		cmocka_unit_test_setup(preempt_points_where_the_kernel_has_them, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

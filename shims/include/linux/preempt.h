@@ -51,8 +51,14 @@ unsigned int sim_preempt_count(void);
 #define preemptible()		(preempt_count() == 0 && !sim_this()->irqs_off)
 
 #define preempt_disable()	(sim_this()->preempt_disable++)
-#define preempt_enable()	(sim_this()->preempt_disable--)
-#define preempt_enable_no_resched() preempt_enable()
+/*
+ * preempt_enable() reaching zero is a preemption point (CONFIG_PREEMPTION:
+ * preempt_schedule() when TIF_NEED_RESCHED is set):
+ * sim_preempt_enable(), shims/sim/kernel/sched/core.c.
+ */
+void sim_preempt_enable(void);
+#define preempt_enable()	sim_preempt_enable()
+#define preempt_enable_no_resched() ((void)sim_this()->preempt_disable--)
 
 /*
  * The raw preempt_count arithmetic kernel/softirq.c does (!RT BH

@@ -72,10 +72,12 @@ bool sim_lockdep_class_used(const char *name, const char *usage);
 #define spin_unlock_irqrestore(l, f)	do { (void)(f); spin_unlock(l); } while (0)
 #else
 #define spin_lock_irq(l)	do { local_irq_disable(); spin_lock(l); } while (0)
-#define spin_unlock_irq(l)	do { spin_unlock(l); local_irq_enable(); } while (0)
+/* After the IRQ restore: a preemption point (preempt_enable() there). */
+#define spin_unlock_irq(l)						\
+	do { spin_unlock(l); local_irq_enable(); sim_preempt_point(); } while (0)
 #define spin_lock_irqsave(l, f)	do { local_irq_save(f); spin_lock(l); } while (0)
-#define spin_unlock_irqrestore(l, f) \
-	do { spin_unlock(l); local_irq_restore(f); } while (0)
+#define spin_unlock_irqrestore(l, f)					\
+	do { spin_unlock(l); local_irq_restore(f); sim_preempt_point(); } while (0)
 #endif
 
 #define lockdep_assert_held(l)	WARN_ON_ONCE((l)->owner != sim_cpu_id())

@@ -172,6 +172,9 @@ void sim_deliver_ipi(int cpu)
 		__flush_smp_call_function_queue(true);
 		sim_hardirq_exit();
 	}
+	/* The interrupted task: the interrupt return preempts it, if due. */
+	if (prev == cpu)
+		sim_preempt_point();
 	sim_switch_cpu(prev);
 }
 

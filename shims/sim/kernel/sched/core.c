@@ -236,6 +236,9 @@ int wake_up_state(struct task_struct *p, unsigned int state)
 	}
 	WRITE_ONCE(p->__state, TASK_WAKING);
 	ttwu_queue(p, p->cpu);
+	/* try_to_wake_up()'s closing preempt_enable(). */
+	if (p->cpu == sim_cpu_id())
+		sim_preempt_point();
 	return 1;
 }
 
@@ -646,12 +649,15 @@ int sim_cond_resched(void)
 }
 
 /*
- * Preemption points under FULL/RT: local_bh_enable() and spin_unlock() in
- * task context (not serving softirqs) with nothing held.  Simplified: the
- * kernel also preempts on the tick and on return from interrupt, and on RT
- * inside BH-disabled sections too (another task then blocks on the BH lock
- * at its own local_bh_disable(), which this model folds into "not
- * preempted").
+ * Preemption points under FULL/RT, where the kernel has them, in task
+ * context (not serving softirqs) with nothing held: local_bh_enable(),
+ * spin_unlock(), preempt_enable() reaching zero, spin_unlock_irq*() after
+ * the IRQ restore, the end of try_to_wake_up(), the return from an
+ * interrupt (the explorer's and the IPIs) and the tick.  Simplified: on RT
+ * the kernel preempts inside BH-disabled sections and RT spinlock
+ * sections too (another task then blocks on the lock at its own
+ * local_bh_disable() or spin_lock(), which this model folds into "not
+ * preempted"; so lock ownership per CPU equals per task here).
  */
 void sim_preempt_point(void)
 {
@@ -662,10 +668,25 @@ void sim_preempt_point(void)
 		sim_schedule(__FILE__, __LINE__);
 }
 
+/*
+ * preempt_enable(): reaching zero, a preemption point
+ * (preempt_schedule() under CONFIG_PREEMPTION).
+ */
+void sim_preempt_enable(void)
+{
+	if (!--sim_this()->preempt_disable)
+		sim_preempt_point();
+}
+
+/*
+ * The tick on cpu; on the running CPU its interrupt's return is a
+ * preemption point (scheduler_tick() may have set TIF_NEED_RESCHED).
+ */
 void sim_tick(int cpu)
 {
-	(void)cpu;
 	jiffies++;
+	if (cpu == sim_cpu_id())
+		sim_preempt_point();
 }
 
 
