@@ -83,6 +83,7 @@ struct exp_thread {
 #define STEP_PICK	EXPLORE_PICK
 #define STEP_PREEMPT	EXPLORE_PREEMPT
 #define STEP_POLL	EXPLORE_POLL
+#define STEP_MIGRATE	EXPLORE_MIGRATE
 
 struct exp_step {
 	unsigned char kind;		/* STEP_* */
@@ -427,6 +428,8 @@ unsigned int explore_choose(int kind, unsigned int n, const char *const *what)
 			 what[o], n);
 	else if (kind == STEP_POLL)
 		snprintf(e->what, sizeof(e->what), "idle: %s", what[o]);
+	else if (kind == STEP_MIGRATE)
+		snprintf(e->what, sizeof(e->what), "select_task_rq: %s", what[o]);
 	else
 		snprintf(e->what, sizeof(e->what), "sched: %s", what[o]);
 	nr_steps++;
@@ -598,7 +601,8 @@ static bool step_preempts(const struct exp_step *s, int o)
 {
 	if (s->kind == STEP_PREEMPT)
 		return o == 1;
-	if (s->kind == STEP_PICK || s->kind == STEP_POLL)
+	if (s->kind == STEP_PICK || s->kind == STEP_POLL ||
+	    s->kind == STEP_MIGRATE)
 		return false;	/* the previous task blocked or was preempted */
 	return is_preemption(s->cur == 0xff ? -1 : s->cur, s->enabled, o);
 }
@@ -847,6 +851,9 @@ static void schedule_string(char *buf, size_t len)
 		else if (s->kind == STEP_POLL)
 			n += (size_t)snprintf(buf + n, len - n, "%s%u:h",
 					      n ? "," : "", i);
+		else if (s->kind == STEP_MIGRATE)
+			n += (size_t)snprintf(buf + n, len - n, "%s%u:m%d",
+					      n ? "," : "", i, s->choice);
 		else if (s->choice >= EXP_OPT_IPI)
 			n += (size_t)snprintf(buf + n, len - n, "%s%u:c%d",
 					      n ? "," : "", i,
@@ -902,6 +909,9 @@ static bool parse_schedule(const char *str)
 			c = 1;
 			end = (char *)str + 1;
 			want[n][2] = STEP_POLL;
+		} else if (*str == 'm') {
+			c = (unsigned int)strtoul(str + 1, &end, 10);
+			want[n][2] = STEP_MIGRATE;
 		} else {
 			c = (unsigned int)strtoul(str, &end, 10);
 		}

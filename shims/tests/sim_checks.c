@@ -29,6 +29,8 @@
  *                   kernel would: the end of try_to_wake_up(),
  *                   preempt_enable() reaching zero, spin_unlock_irqrestore()
  *                   after the IRQ restore, the tick
+ *   migration       under the explorer an unbound kthread is woken on any
+ *                   active CPU (select_task_rq()), a bound one on its own
  *
  * Each report names the call site: here, this file and the line.
  */
@@ -795,6 +797,66 @@ static void preempt_points_where_the_kernel_has_them(void **state)
 	assert_no_report();
 }
 
+/* ---- migration ---- */
+
+static struct task_struct *mig_task;
+static unsigned int mig_ran_on;		/* bit cpu: the task ran there */
+static bool mig_bound;
+
+static int mig_fn(void *arg)
+{
+	(void)arg;
+	mig_ran_on |= 1u << raw_smp_processor_id();
+	return 0;
+}
+
+static void mig_setup(void)
+{
+	sim_reset(2);
+	if (mig_bound)
+		mig_task = kthread_create_on_cpu(mig_fn, NULL, 1, "bound/%u");
+	else
+		mig_task = sim_task_create(mig_fn, NULL, 1, "unbound");
+}
+
+static void mig_cpu0(void)
+{
+	wake_up_process(mig_task);
+}
+
+static void mig_cpu1(void)
+{
+	explore_point_named("CPU 1 idle");
+}
+
+static unsigned int mig_explore(bool bound)
+{
+	const struct explore_scenario scn = {
+		.name = "migration",
+		.setup = mig_setup,
+		.nr_threads = 2,
+		.threads = {
+			{ 0, mig_cpu0, "CPU0 wakes the task" },
+			{ 1, mig_cpu1, "CPU1" },
+		},
+	};
+	struct explore_result r;
+
+	mig_bound = bound;
+	mig_ran_on = 0;
+	explore_run(&scn, &r);
+	assert_true(r.complete);
+	assert_int_equal(r.violations, 0);
+	return mig_ran_on;
+}
+
+static void migration_unbound_kthread_any_cpu_bound_never(void **state)
+{
+	(void)state;
+	assert_int_equal(mig_explore(false), 1u << 0 | 1u << 1);
+	assert_int_equal(mig_explore(true), 1u << 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -822,6 +884,7 @@ int main(void)
 		cmocka_unit_test_setup(ipi_remote_wakeup_queued_unless_rt, setup),
 		cmocka_unit_test_setup(ipi_explorer_delivers_where_irqs_on, setup),
 		cmocka_unit_test_setup(preempt_points_where_the_kernel_has_them, setup),
+		cmocka_unit_test_setup(migration_unbound_kthread_any_cpu_bound_never, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -127,12 +127,15 @@ int explore_in_program(void);
  *   EXPLORE_POLL     whether an idle CPU polls TIF_NEED_RESCHED (0: yes,
  *                    set_nr_if_polling() spares the IPI; 1: it halts and
  *                    needs one; free)
+ *   EXPLORE_MIGRATE  the CPU an unbound task is woken on (0: its previous
+ *                    one; n: the nth other active CPU; free)
  * what[o] describes option o for the counterexample.  Returns 0 outside a
  * program.
  */
 #define EXPLORE_PICK		1
 #define EXPLORE_PREEMPT		2
 #define EXPLORE_POLL		3
+#define EXPLORE_MIGRATE		4
 unsigned int explore_choose(int kind, unsigned int n, const char *const *what);
 
 /* A point of the simulator's own, named in the counterexample. */
@@ -304,7 +307,8 @@ struct explore_result {
  *                               (CHOICE: program N, iN interrupt N, pN the
  *                               Nth runnable task, y preempt here, dN a
  *                               store of CPU N drains, cN CPU N takes its
- *                               pending IPIs, h an idle CPU halts)
+ *                               pending IPIs, h an idle CPU halts, mN
+ *                               a woken task goes to the Nth CPU)
  *   NAPITEST_EXPLORE_TASKS=0    no choices between the tasks of a CPU
  *   NAPITEST_EXPLORE_ONLY=NAME  explore that scenario only
  *   NAPITEST_EXPLORE_POR=0      keep the points on stack-local data

@@ -215,6 +215,36 @@ void sched_ttwu_pending(struct llist_node *llist)
 }
 
 /*
+ * select_task_rq() (kernel/sched/core.c): a task bound to its CPU
+ * (kthread_bind(), is_percpu_thread()) or with migration disabled is woken
+ * there; an unbound one (kthread_run()'s, the driver NAPI threads) on any
+ * active CPU: under the explorer a choice (its previous CPU by default;
+ * select_task_rq_fair() weighs load the simulator does not have), outside
+ * it the previous CPU.
+ */
+static int select_task_rq(struct task_struct *p)
+{
+	char buf[NR_CPUS][40];
+	const char *what[NR_CPUS];
+	int cand[NR_CPUS], cpu;
+	unsigned int n = 0;
+
+	if (p->nr_cpus_allowed == 1 || p->migration_disabled ||
+	    !explore_in_program())
+		return p->cpu;
+	for (cpu = p->cpu; n < NR_CPUS; cpu = (cpu + 1) % NR_CPUS) {
+		if (n && cpu == p->cpu)
+			break;
+		if (!cpu_online(cpu) || (sim_cpus[cpu].inactive && cpu != p->cpu))
+			continue;
+		snprintf(buf[n], sizeof(buf[n]), "%s woken on CPU%d", p->comm, cpu);
+		what[n] = buf[n];
+		cand[n++] = cpu;
+	}
+	return cand[explore_choose(EXPLORE_MIGRATE, n, what)];
+}
+
+/*
  * try_to_wake_up(p, state): wakes p only if it sleeps in one of state
  * (ttwu_state_match()).  A task still on its runqueue (it set its state
  * and has not scheduled out) is only made TASK_RUNNING (ttwu_runnable());
@@ -235,7 +265,7 @@ int wake_up_state(struct task_struct *p, unsigned int state)
 		return 1;
 	}
 	WRITE_ONCE(p->__state, TASK_WAKING);
-	ttwu_queue(p, p->cpu);
+	ttwu_queue(p, select_task_rq(p));
 	/* try_to_wake_up()'s closing preempt_enable(). */
 	if (p->cpu == sim_cpu_id())
 		sim_preempt_point();
