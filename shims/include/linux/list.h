@@ -25,53 +25,17 @@ static inline void INIT_LIST_HEAD(struct list_head *list)
 	WRITE_ONCE(list->prev, list);
 }
 
-void sim_report(const char *file, int line, const char *fmt, ...)
-	__attribute__((__format__(printf, 3, 4)));
-
 /*
- * CONFIG_DEBUG_LIST's __list_add_valid() and __list_del_entry_valid()
- * (lib/list_debug.c): a NULL or corrupted neighbourhood, a node added next
- * to itself (a double add: it is still on the list) or a node deleted
- * twice is reported in lib/list_debug.c's words (a WARN, at the list
- * operation's call site: the tree's line in extracted code) and the
- * operation is skipped, as CHECK_DATA_CORRUPTION() does without
- * CONFIG_BUG_ON_DATA_CORRUPTION.  The operations are macros so that the
- * call site is known.
+ * CONFIG_DEBUG_LIST's __list_add_valid() and __list_del_entry_valid(),
+ * out of line in lib/list_debug.c as in the kernel (shims/sim/lib/
+ * list_debug.c), with the list operation's call site: the operations are
+ * macros so that it is known.  False: the corruption was reported and the
+ * operation is skipped.
  */
-#define SIM_LIST_CORRUPTION(file, line, fmt, ...)			\
-	sim_report(file, line, fmt "\nWARNING: at %s:%d\n", ##__VA_ARGS__, \
-		   file, line)
-
-static inline int __list_add_valid(struct list_head *new,
-				   struct list_head *prev,
-				   struct list_head *next,
-				   const char *file, int line)
-{
-	if (!prev || !next) {
-		SIM_LIST_CORRUPTION(file, line, "list_add corruption. %s is NULL.",
-				    prev ? "next" : "prev");
-		return 0;
-	}
-	if (next->prev != prev) {
-		SIM_LIST_CORRUPTION(file, line,
-				    "list_add corruption. next->prev should be prev (%p), but was %p. (next=%p).",
-				    (void *)prev, (void *)next->prev, (void *)next);
-		return 0;
-	}
-	if (prev->next != next) {
-		SIM_LIST_CORRUPTION(file, line,
-				    "list_add corruption. prev->next should be next (%p), but was %p. (prev=%p).",
-				    (void *)next, (void *)prev->next, (void *)prev);
-		return 0;
-	}
-	if (new == prev || new == next) {
-		SIM_LIST_CORRUPTION(file, line,
-				    "list_add double add: new=%p, prev=%p, next=%p.",
-				    (void *)new, (void *)prev, (void *)next);
-		return 0;
-	}
-	return 1;
-}
+bool __list_add_valid(struct list_head *new, struct list_head *prev,
+		      struct list_head *next, const char *file, int line);
+bool __list_del_entry_valid(struct list_head *entry, const char *file,
+			    int line);
 
 static inline void __list_add(struct list_head *new, struct list_head *prev,
 			      struct list_head *next, const char *file, int line)
@@ -106,43 +70,6 @@ static inline void __list_del(struct list_head *prev, struct list_head *next)
 {
 	next->prev = prev;
 	WRITE_ONCE(prev->next, next);
-}
-
-static inline int __list_del_entry_valid(struct list_head *entry,
-					 const char *file, int line)
-{
-	struct list_head *prev = entry->prev, *next = entry->next;
-
-	if (!next || !prev) {
-		SIM_LIST_CORRUPTION(file, line, "list_del corruption, %p->%s is NULL",
-				    (void *)entry, next ? "prev" : "next");
-		return 0;
-	}
-	if (next == LIST_POISON1) {
-		SIM_LIST_CORRUPTION(file, line,
-				    "list_del corruption, %p->next is LIST_POISON1 (%p)",
-				    (void *)entry, LIST_POISON1);
-		return 0;
-	}
-	if (prev == LIST_POISON2) {
-		SIM_LIST_CORRUPTION(file, line,
-				    "list_del corruption, %p->prev is LIST_POISON2 (%p)",
-				    (void *)entry, LIST_POISON2);
-		return 0;
-	}
-	if (prev->next != entry) {
-		SIM_LIST_CORRUPTION(file, line,
-				    "list_del corruption. prev->next should be %p, but was %p. (prev=%p)",
-				    (void *)entry, (void *)prev->next, (void *)prev);
-		return 0;
-	}
-	if (next->prev != entry) {
-		SIM_LIST_CORRUPTION(file, line,
-				    "list_del corruption. next->prev should be %p, but was %p. (next=%p)",
-				    (void *)entry, (void *)next->prev, (void *)next);
-		return 0;
-	}
-	return 1;
 }
 
 static inline void __sim_list_del_entry(struct list_head *entry,
