@@ -137,10 +137,12 @@ static void v24_defer_kick_uses_backlog_thread(void **state)
  * trigger_rx_softirq() as the tree under test defines it, or NULL where it
  * is not a csd callback (the -rt workaround made it a work function).
  */
+/* clang-format off */
 #define csd_trigger_rx_softirq()					\
 	_Generic(trigger_rx_softirq,					\
 		 void (*)(void *): (smp_call_func_t)trigger_rx_softirq,	\
 		 default: (smp_call_func_t)NULL)
+/* clang-format on */
 
 /*
  * V1 (patch 01): the defer csd callback, run on the owning CPU from the

@@ -68,9 +68,11 @@ static inline unsigned int napitest_read_uint(const unsigned int *v)
 	return READ_ONCE(*v);
 }
 
+/* clang-format off */
 #define sd_dropped(sd)							\
 	_Generic((sd)->dropped, atomic_t: napitest_read_atomic,		\
 		 default: napitest_read_uint)(&(sd)->dropped)
+/* clang-format on */
 
 /* The configuration under test (CMake passes these; see unit/README.md). */
 #ifndef NAPITEST_BACKLOG_THREADS

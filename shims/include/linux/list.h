@@ -16,7 +16,9 @@
 #define LIST_POISON1	((void *)0x100)
 #define LIST_POISON2	((void *)0x122)
 
+/* clang-format off */
 #define LIST_HEAD_INIT(name)	{ &(name), &(name) }
+/* clang-format on */
 #define LIST_HEAD(name)		struct list_head name = LIST_HEAD_INIT(name)
 
 static inline void INIT_LIST_HEAD(struct list_head *list)
@@ -379,7 +381,9 @@ static inline size_t list_count_nodes(struct list_head *head)
 }
 
 /* hlist: the kernel's singly headed lists. */
+/* clang-format off */
 #define HLIST_HEAD_INIT		{ .first = NULL }
+/* clang-format on */
 #define HLIST_HEAD(name)	struct hlist_head name = { .first = NULL }
 #define INIT_HLIST_HEAD(ptr)	((ptr)->first = NULL)
 

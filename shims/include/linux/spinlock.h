@@ -54,7 +54,9 @@ const char *sim_lockdep_report(void);
 bool sim_lockdep_class_used(const char *name, const char *usage);
 
 #define spin_lock_init(l)	(*(l) = (spinlock_t){ .owner = -1, .name = #l })
+/* clang-format off */
 #define __SPIN_LOCK_UNLOCKED(n)	{ .owner = -1, .name = #n }
+/* clang-format on */
 #define DEFINE_SPINLOCK(x)	spinlock_t x = __SPIN_LOCK_UNLOCKED(x)
 /* Explorer: a point before each acquire (spinning while another CPU
  * holds the lock) and after each release; no-ops unless exploring. */
