@@ -390,8 +390,8 @@ def read_only(defn):
     """The variable itself is const (e.g. `const char * const names[]`):
     its boot value cannot change, and restoring it would write read-only
     memory."""
-    text = " ".join(defn.src.line(n) for n in range(defn.first,
-                                                      defn.name_line + 1))
+    text = " ".join(defn.src.line(n)
+                    for n in range(defn.first, defn.name_line + 1))
     m = re.search(r"\b%s\b" % re.escape(defn.name), text)
     before = text[:m.start()].split() if m else []
     if before and before[-1] == "const":
