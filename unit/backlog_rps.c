@@ -7,7 +7,7 @@
  */
 #include "support/napitest.h"
 
-#define FLOOD	64
+#define FLOOD 64
 
 /* Configurations where the backlog NAPI runs in backlog_napi/N threads. */
 #if defined(CONFIG_PREEMPT_RT) || NAPITEST_BACKLOG_THREADS
@@ -76,12 +76,12 @@ static void v16_remote_enqueue(bool halted)
 
 #ifndef CONFIG_RPS
 	(void)received_rps1;
-	skip();		/* without RPS nothing is steered to another CPU */
+	skip(); /* without RPS nothing is steered to another CPU */
 #else
 	received_rps1 = per_cpu(softnet_data, 1).received_rps;
 #endif
 	sim_cpus[1].idle_poll = !halted;
-	napitest_device_irq(0, &rx_napi);	/* softirq on irq_exit */
+	napitest_device_irq(0, &rx_napi); /* softirq on irq_exit */
 	sim_run_all(10000);
 
 	t = sim_total();
@@ -103,9 +103,8 @@ static void v16_remote_enqueue(bool halted)
 #endif
 		      FLOOD, halted ? "halted" : "polling", ipis1, res1,
 		      sim_count(1, ttwu_queued) - c1.ttwu_queued,
-		      sim_count(1, csd_run) - c1.csd_run,
-		      t.raises_in_smp_call, t.warns,
-		      ksd1->switches - ksd1_sw,
+		      sim_count(1, csd_run) - c1.csd_run, t.raises_in_smp_call,
+		      t.warns, ksd1->switches - ksd1_sw,
 		      thr ? thr->switches - thr_sw : 0, wakeups1,
 		      sim_count(1, skbs_delivered) - c1.skbs_delivered);
 
@@ -131,7 +130,8 @@ static void v16_remote_enqueue(bool halted)
 			assert_int_equal(res1, 1);
 		} else {
 			assert_int_equal(ipis1, 1);
-			assert_cpu_count_delta(1, ttwu_queued, c1.ttwu_queued, 1);
+			assert_cpu_count_delta(1, ttwu_queued, c1.ttwu_queued,
+					       1);
 			assert_int_equal(res1, 0);
 		}
 		/*
@@ -210,7 +210,7 @@ static void local_enqueue_uses_poll_list(int cpu)
 	assert_cpu_count_delta(cpu, wakeups, c.wakeups, 0);
 	assert_cpu_count_delta(other, wakeups, o.wakeups, 0);
 
-	local_bh_enable();	/* runs NET_RX here */
+	local_bh_enable(); /* runs NET_RX here */
 	sim_run_all(1000);
 	assert_cpu_count(cpu, skbs_delivered, 1);
 	assert_cpu_count(other, skbs_delivered, 0);
@@ -266,7 +266,7 @@ static void v22_stale_rps_ipi_list_ignored_with_threads(void **state)
 	assert_no_warn();
 #else
 	(void)state;
-	skip();		/* rps_ipi_list exists only with RPS */
+	skip(); /* rps_ipi_list exists only with RPS */
 #endif
 }
 
@@ -295,20 +295,24 @@ static void v22_cpu_dead_ignores_stale_rps_ipi_list_with_threads(void **state)
 	assert_no_warn();
 #else
 	(void)state;
-	skip();		/* rps_ipi_list exists only with RPS */
+	skip(); /* rps_ipi_list exists only with RPS */
 #endif
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(v16_rt_remote_enqueue_sends_no_ipi, setup),
-		cmocka_unit_test_setup(v16_rt_remote_enqueue_sends_no_ipi_halted, setup),
-		cmocka_unit_test_setup(v17_local_enqueue_uses_poll_list, setup),
-		cmocka_unit_test_setup(v17_local_enqueue_uses_poll_list_cpu1, setup),
-		cmocka_unit_test_setup(v22_stale_rps_ipi_list_ignored_with_threads,
+		cmocka_unit_test_setup(v16_rt_remote_enqueue_sends_no_ipi,
 				       setup),
-		cmocka_unit_test(v22_cpu_dead_ignores_stale_rps_ipi_list_with_threads),
+		cmocka_unit_test_setup(
+			v16_rt_remote_enqueue_sends_no_ipi_halted, setup),
+		cmocka_unit_test_setup(v17_local_enqueue_uses_poll_list, setup),
+		cmocka_unit_test_setup(v17_local_enqueue_uses_poll_list_cpu1,
+				       setup),
+		cmocka_unit_test_setup(
+			v22_stale_rps_ipi_list_ignored_with_threads, setup),
+		cmocka_unit_test(
+			v22_cpu_dead_ignores_stale_rps_ipi_list_with_threads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

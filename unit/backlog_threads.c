@@ -21,7 +21,8 @@ static void queue_packets(int cpu, int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		__skb_queue_tail(&sd->input_pkt_queue, sim_skb_alloc(&test_dev));
+		__skb_queue_tail(&sd->input_pkt_queue,
+				 sim_skb_alloc(&test_dev));
 }
 
 /*
@@ -105,14 +106,15 @@ static void enqueue_for(int cpu, int n)
 	local_bh_disable();
 	for (i = 0; i < n; i++)
 		assert_int_equal(enqueue_to_backlog(sim_skb_alloc(&test_dev),
-						    cpu, &qtail), NET_RX_SUCCESS);
+						    cpu, &qtail),
+				 NET_RX_SUCCESS);
 	local_bh_enable();
 	if (prev >= 0)
 		sim_switch_cpu(prev);
 }
 
 /* Packets delivered to the stack on cpu so far. */
-#define delivered_on(cpu)	sim_count(cpu, skbs_delivered)
+#define delivered_on(cpu) sim_count(cpu, skbs_delivered)
 
 /*
  * V21 (patch 14 registration): non-RT without thread_backlog_napi, no
@@ -225,15 +227,21 @@ static void v19_cpu_dead_keeps_threaded(void **state)
 	require_backlog_threads();
 #if !EXTRACTED_HAVE_softnet_data_in_net_rx_action
 	/* The scenario parks a packet with in_net_rx_action (patch 04). */
-	(void)sd; (void)napi; (void)t; (void)wakeups; (void)qtail; (void)prev;
+	(void)sd;
+	(void)napi;
+	(void)t;
+	(void)wakeups;
+	(void)qtail;
+	(void)prev;
 	fail_msg("softnet_data.in_net_rx_action is not in this tree (%s)",
 		 EXTRACTED_TREE);
 #else
 	prev = sim_switch_cpu(1);
-	sd->in_net_rx_action = true;	/* no NET_RX raise: it is running */
-	assert_int_equal(enqueue_to_backlog(sim_skb_alloc(&test_dev), 1, &qtail),
+	sd->in_net_rx_action = true; /* no NET_RX raise: it is running */
+	assert_int_equal(enqueue_to_backlog(sim_skb_alloc(&test_dev), 1,
+					    &qtail),
 			 NET_RX_SUCCESS);
-	sd->in_net_rx_action = false;	/* ... and CPU 1 stops here */
+	sd->in_net_rx_action = false; /* ... and CPU 1 stops here */
 	sim_switch_cpu(prev);
 	assert_false(sim_cpus[1].softirq_pending);
 	assert_ptr_equal(sd->poll_list.next, &napi->poll_list);
@@ -264,12 +272,16 @@ static void v19_cpu_dead_keeps_threaded(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(v20_backlog_poll_list_initialised, setup),
-		cmocka_unit_test_setup(v20_budget_exhausted_backlog_repolls, setup),
-		cmocka_unit_test_setup(v21_backlog_threads_per_online_cpu, setup),
-		cmocka_unit_test_setup(v21_park_unpark_keeps_thread_and_setup_once,
+		cmocka_unit_test_setup(v20_backlog_poll_list_initialised,
 				       setup),
-		cmocka_unit_test_setup(v18_backlog_completion_keeps_threaded, setup),
+		cmocka_unit_test_setup(v20_budget_exhausted_backlog_repolls,
+				       setup),
+		cmocka_unit_test_setup(v21_backlog_threads_per_online_cpu,
+				       setup),
+		cmocka_unit_test_setup(
+			v21_park_unpark_keeps_thread_and_setup_once, setup),
+		cmocka_unit_test_setup(v18_backlog_completion_keeps_threaded,
+				       setup),
 		cmocka_unit_test_setup(v19_cpu_dead_keeps_threaded, setup),
 	};
 

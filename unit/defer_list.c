@@ -92,7 +92,7 @@ static void v24_defer_kick_uses_backlog_thread(void **state)
 	assert_cpu_count(1, wakeups, wakeups);
 	assert_int_equal(READ_ONCE(sd->defer_count), n - 1);
 
-	defer_from_cpu0(1);		/* the kick */
+	defer_from_cpu0(1); /* the kick */
 	if (THREADS_ON) {
 #if EXTRACTED_HAVE_backlog_napi
 		struct task_struct *thread = per_cpu(backlog_napi, 1);
@@ -217,7 +217,7 @@ static void v3_flush_keeps_irqs_enabled(void **state)
 	WRITE_ONCE(sd->defer_count, 1);
 
 	sim_switch_cpu(1);
-	local_bh_disable();		/* as in net_rx_action() / the thread */
+	local_bh_disable(); /* as in net_rx_action() / the thread */
 	assert_false(irqs_disabled());
 	skb_defer_free_flush(sd);
 	assert_false(irqs_disabled());
@@ -225,7 +225,8 @@ static void v3_flush_keeps_irqs_enabled(void **state)
 
 	assert_true(sim_lockdep_class_used(DEFER_LOCK, "any"));
 	if (!sim_lockdep_class_used(DEFER_LOCK, "irqs-on"))
-		fail_msg("skb_defer_free_flush() took defer_lock with IRQs off");
+		fail_msg(
+			"skb_defer_free_flush() took defer_lock with IRQs off");
 	assert_defer_list_flushed(1, 1);
 	assert_no_warn();
 }
@@ -245,7 +246,8 @@ static void v10_defer_lock_bh_only(void **state)
 		fail_msg("defer_lock taken with BH enabled");
 	if (!IS_ENABLED(CONFIG_PREEMPT_RT) &&
 	    !sim_lockdep_class_used(DEFER_LOCK, "irqs-on"))
-		fail_msg("skb_attempt_defer_free() disabled IRQs around defer_lock");
+		fail_msg(
+			"skb_attempt_defer_free() disabled IRQs around defer_lock");
 	assert_false(irqs_disabled());
 
 	sim_run_all(1000);
@@ -284,17 +286,17 @@ static void v11_threaded_poll_flushes_defer_list(void **state)
 	napi.weight = 64;
 	napi.thread = sim_task_create(napi_threaded_poll, &napi, 1,
 				      "napi/sim0-%d", 0);
-	wake_up_process(napi.thread);	/* kthread_run() */
+	wake_up_process(napi.thread); /* kthread_run() */
 	set_bit(NAPI_STATE_THREADED, &napi.state);
-	sim_run_all(1000);		/* the thread waits for work */
+	sim_run_all(1000); /* the thread waits for work */
 
-	defer_from_cpu0(3);		/* below the kick */
+	defer_from_cpu0(3); /* below the kick */
 	assert_int_equal(READ_ONCE(sd->defer_count), 3);
 	assert_int_equal(sim_total().ipis, 0);
 
 	sim_switch_cpu(1);
 	raises = sim_count(1, net_rx_raises);
-	sim_hardirq_enter();		/* the device interrupt */
+	sim_hardirq_enter(); /* the device interrupt */
 	napi_schedule(&napi);
 	sim_hardirq_exit();
 	assert_cpu_count(1, net_rx_raises, raises);
@@ -392,12 +394,15 @@ static void v25_kick_skips_scheduled_backlog(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(v24_defer_kick_uses_backlog_thread, setup),
-		cmocka_unit_test_setup(v1_trigger_rx_softirq_rearms_defer_ipi, setup),
+		cmocka_unit_test_setup(v24_defer_kick_uses_backlog_thread,
+				       setup),
+		cmocka_unit_test_setup(v1_trigger_rx_softirq_rearms_defer_ipi,
+				       setup),
 		cmocka_unit_test_setup(v1_each_kick_sends_one_csd, setup),
 		cmocka_unit_test_setup(v3_flush_keeps_irqs_enabled, setup),
 		cmocka_unit_test_setup(v10_defer_lock_bh_only, setup),
-		cmocka_unit_test_setup(v11_threaded_poll_flushes_defer_list, setup),
+		cmocka_unit_test_setup(v11_threaded_poll_flushes_defer_list,
+				       setup),
 		cmocka_unit_test_setup(v9_remote_dst_warns_once, setup),
 		cmocka_unit_test_setup(v9_remote_destructor_warns_once, setup),
 		cmocka_unit_test_setup(v9_local_path_silent, setup),

@@ -9,9 +9,11 @@
  */
 #include "support/napitest.h"
 
-static struct net_device dev_a = { .name = "sim0", .running = true,
+static struct net_device dev_a = { .name = "sim0",
+				   .running = true,
 				   .reg_state = NETREG_REGISTERED };
-static struct net_device dev_b = { .name = "sim1", .running = true,
+static struct net_device dev_b = { .name = "sim1",
+				   .running = true,
 				   .reg_state = NETREG_REGISTERED };
 
 static struct napi_struct dev_napi;
@@ -90,7 +92,7 @@ static void v36_cpu_dead_moves_device_napi(void **state)
 	assert_no_warn();
 }
 
-#define NR_EACH	3
+#define NR_EACH 3
 
 /* Packets of dev_a and dev_b, interleaved, queued on a CPU's backlog. */
 static struct sk_buff *pkt_a[2 * NR_EACH], *pkt_b[2 * NR_EACH];
@@ -104,8 +106,10 @@ static void enqueue_pair(int cpu, int i)
 	pkt_a[i] = sim_skb_alloc(&dev_a);
 	pkt_b[i] = sim_skb_alloc(&dev_b);
 	local_bh_disable();
-	assert_int_equal(enqueue_to_backlog(pkt_a[i], cpu, &qtail), NET_RX_SUCCESS);
-	assert_int_equal(enqueue_to_backlog(pkt_b[i], cpu, &qtail), NET_RX_SUCCESS);
+	assert_int_equal(enqueue_to_backlog(pkt_a[i], cpu, &qtail),
+			 NET_RX_SUCCESS);
+	assert_int_equal(enqueue_to_backlog(pkt_b[i], cpu, &qtail),
+			 NET_RX_SUCCESS);
 	local_bh_enable();
 	sim_switch_cpu(prev);
 }
@@ -128,7 +132,7 @@ static void queue_both_devices(int cpu)
 	backlog_lock_irq_disable(sd);
 	skb_queue_splice_tail_init(&sd->input_pkt_queue, &sd->process_queue);
 	backlog_unlock_irq_enable(sd);
-#else	/* before patch 15's rename */
+#else /* before patch 15's rename */
 	rps_lock_irq_disable(sd);
 	skb_queue_splice_tail_init(&sd->input_pkt_queue, &sd->process_queue);
 	rps_unlock_irq_enable(sd);
@@ -199,8 +203,9 @@ static void v37_flush_backlog_frees_only_unregistering_device(void **state)
 	for (i = 0; i < 2 * NR_EACH; i++) {
 		assert_int_equal(pkt_a[i]->freed_on_cpu, 0);
 		assert_int_equal(pkt_a[i]->delivered_on_cpu, -1);
-		assert_string_equal(pkt_a[i]->freed_by, i < NR_EACH ?
-				    "kfree_skb" : "dev_kfree_skb_irq");
+		assert_string_equal(pkt_a[i]->freed_by,
+				    i < NR_EACH ? "kfree_skb" :
+						  "dev_kfree_skb_irq");
 	}
 	for (i = 0; i < 2 * NR_EACH; i++)
 		assert_int_equal(pkt_b[i]->freed_on_cpu, -1);
@@ -227,8 +232,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(v36_cpu_dead_moves_device_napi, setup),
-		cmocka_unit_test_setup(v37_flush_backlog_frees_only_unregistering_device,
-				       setup),
+		cmocka_unit_test_setup(
+			v37_flush_backlog_frees_only_unregistering_device,
+			setup),
 		cmocka_unit_test_setup(v41_cpu_dead_requeues_backlog_packets,
 				       setup),
 	};

@@ -12,17 +12,17 @@
 static struct net_device test_dev = { .name = "napitest", .running = true };
 
 /* Whether this configuration boots with backlog threads (RT always does). */
-#define WANT_THREADS	(NAPITEST_BACKLOG_THREADS || IS_ENABLED(CONFIG_PREEMPT_RT))
+#define WANT_THREADS (NAPITEST_BACKLOG_THREADS || IS_ENABLED(CONFIG_PREEMPT_RT))
 
 static int setup(void **state)
 {
 	(void)state;
-	napitest_boot(1);	/* UML is uniprocessor */
+	napitest_boot(1); /* UML is uniprocessor */
 	sim_switch_cpu(0);
 	return 0;
 }
 
-#define diff(fmt, ...)	print_message("napitest-diff " fmt "\n", ##__VA_ARGS__)
+#define diff(fmt, ...) print_message("napitest-diff " fmt "\n", ##__VA_ARGS__)
 
 /* The backlog's links in sd->poll_list. */
 static int count_on(struct list_head *head, struct napi_struct *napi)
@@ -66,13 +66,13 @@ static void v17_diff_local_enqueue(void **state)
 	ret = enqueue_to_backlog(sim_skb_alloc(&test_dev), 0, &qtail);
 	on_list = count_on(&sd->poll_list, &sd->backlog);
 	pending = local_softirq_pending() & BIT(NET_RX_SOFTIRQ);
-	sched_threaded = test_bit(NAPI_STATE_SCHED_THREADED,
-				  &sd->backlog.state);
+	sched_threaded =
+		test_bit(NAPI_STATE_SCHED_THREADED, &sd->backlog.state);
 	woken = was_sleeping && !thread_sleeping(0);
 	local_bh_enable();
 
-	diff("v17 ret=%d on_list=%d pending=%d sched_threaded=%d woken=%d",
-	     ret, on_list, pending, sched_threaded, woken);
+	diff("v17 ret=%d on_list=%d pending=%d sched_threaded=%d woken=%d", ret,
+	     on_list, pending, sched_threaded, woken);
 	assert_int_equal(on_list, 1);
 	assert_cpu_count(0, skbs_delivered, 1);
 	assert_no_warn();
@@ -87,7 +87,7 @@ static void v18_diff_completion(void **state)
 	(void)state;
 	local_bh_disable();
 	ret = enqueue_to_backlog(sim_skb_alloc(&test_dev), 0, &qtail);
-	local_bh_enable();		/* process_backlog() completes */
+	local_bh_enable(); /* process_backlog() completes */
 	sim_run_all(1000);
 	st = READ_ONCE(this_cpu_ptr(&softnet_data)->backlog.state);
 
@@ -132,17 +132,18 @@ static void v25_diff_kick_with_sched_set(void **state)
 
 	local_bh_disable();
 	assert_int_equal(enqueue_to_backlog(sim_skb_alloc(&test_dev), 0,
-					    &qtail), NET_RX_SUCCESS);
+					    &qtail),
+			 NET_RX_SUCCESS);
 	kick_defer_list_purge(sd, smp_processor_id());
 	on_list = count_on(&sd->poll_list, &sd->backlog);
-	sched_threaded = test_bit(NAPI_STATE_SCHED_THREADED,
-				  &sd->backlog.state);
+	sched_threaded =
+		test_bit(NAPI_STATE_SCHED_THREADED, &sd->backlog.state);
 	local_bh_enable();
 
 	diff("v25 on_list=%d sched_threaded=%d", on_list, sched_threaded);
 	assert_int_equal(on_list, 1);
 	assert_false(sched_threaded);
-	assert_no_warn();	/* CONFIG_DEBUG_LIST: no double list_add() */
+	assert_no_warn(); /* CONFIG_DEBUG_LIST: no double list_add() */
 #else
 	fail_msg("kick_defer_list_purge() is not in this tree (%s)",
 		 EXTRACTED_TREE);

@@ -28,7 +28,7 @@
 #include "support/napitest.h"
 #include <sim/explore.h>
 
-#define NR_EXPLORE_CPUS	2
+#define NR_EXPLORE_CPUS 2
 
 /* softnet_data.in_net_rx_action (patch 04): the manifest's member? entry. */
 #define HAVE_IN_NET_RX_ACTION EXTRACTED_HAVE_softnet_data_in_net_rx_action
@@ -133,9 +133,11 @@ static const char *backlog_listed_is_scheduled(void)
 
 		if (napi_listed(n) &&
 		    !sim_test_bit(NAPI_STATE_SCHED, &n->state)) {
-			snprintf(check_msg, sizeof(check_msg),
-				 "CPU %d: backlog NAPI still on a list with SCHED clear "
-				 "(completed while listed)", cpu);
+			snprintf(
+				check_msg, sizeof(check_msg),
+				"CPU %d: backlog NAPI still on a list with SCHED clear "
+				"(completed while listed)",
+				cpu);
 			return check_msg;
 		}
 	}
@@ -155,9 +157,10 @@ static const char *backlog_listed_invariants(void)
 
 		if (napi_listed(n) &&
 		    sim_test_bit(NAPI_STATE_SCHED_THREADED, &n->state)) {
-			snprintf(check_msg, sizeof(check_msg),
-				 "CPU %d: backlog NAPI on a list with SCHED_THREADED set (V25)",
-				 cpu);
+			snprintf(
+				check_msg, sizeof(check_msg),
+				"CPU %d: backlog NAPI on a list with SCHED_THREADED set (V25)",
+				cpu);
 			return check_msg;
 		}
 	}
@@ -175,14 +178,16 @@ static void explore_expect_none(const struct explore_scenario *s)
 
 	explore_run(s, &r);
 	if (r.violations)
-		fail_msg("%s: %lu of %lu schedules violate a property; first: %s "
-			 "(NAPITEST_SCHEDULE='%s/%s')", s->name, r.violations,
-			 r.schedules, r.first_violation, s->name,
-			 r.first_schedule);
+		fail_msg(
+			"%s: %lu of %lu schedules violate a property; first: %s "
+			"(NAPITEST_SCHEDULE='%s/%s')",
+			s->name, r.violations, r.schedules, r.first_violation,
+			s->name, r.first_schedule);
 	if (!r.complete)
 		fail_msg("%s: INCOMPLETE: the bounded search was not exhausted "
 			 "within its schedule budget (raise max_schedules); "
-			 "an incomplete search is not a pass", s->name);
+			 "an incomplete search is not a pass",
+			 s->name);
 }
 
 /*
@@ -220,7 +225,7 @@ static void explore_a_remote_enqueue_vs_backlog_sleep(void **state)
 {
 	(void)state;
 #ifndef CONFIG_RPS
-	skip();		/* without RPS nothing is enqueued to another CPU */
+	skip(); /* without RPS nothing is enqueued to another CPU */
 #endif
 	explore_expect_none(&scn_a);
 }
@@ -242,7 +247,7 @@ static void b_setup(void)
 	napi_a.thread = kthread_run(napi_threaded_poll, &napi_a, "napi/%s-%d",
 				    test_dev.name, 0);
 	set_bit(NAPI_STATE_THREADED, &napi_a.state);
-	sim_run_cpu(1, 16);		/* the thread sleeps in napi_thread_wait() */
+	sim_run_cpu(1, 16); /* the thread sleeps in napi_thread_wait() */
 	/* The first interrupt, on CPU 1: the thread is woken to poll. */
 	sim_hardirq_enter();
 	napi_schedule(&napi_a);
@@ -265,9 +270,10 @@ static const char *b_check(void)
 		return msg;
 	/* Two schedules: two polls (the second through MISSED if it overlapped). */
 	if (polls_a != 2) {
-		snprintf(check_msg, sizeof(check_msg),
-			 "threaded NAPI polled %u times for 2 napi_schedule() (lost wakeup)",
-			 polls_a);
+		snprintf(
+			check_msg, sizeof(check_msg),
+			"threaded NAPI polled %u times for 2 napi_schedule() (lost wakeup)",
+			polls_a);
 		return check_msg;
 	}
 	return NULL;
@@ -338,7 +344,7 @@ static void c_setup(void)
 {
 	boot();
 	sysctl_skb_defer_max = 1;
-	defer_free_cpu1_skb();		/* kicks CPU 1 */
+	defer_free_cpu1_skb(); /* kicks CPU 1 */
 }
 
 static void c_cpu0(void)
@@ -389,7 +395,7 @@ static void c2_cpu1(void)
 
 	local_bh_disable();
 	enqueue_to_backlog(sim_skb_alloc(&test_dev), 1, &qtail);
-	local_bh_enable();		/* net_rx_action() (!RT) or later */
+	local_bh_enable(); /* net_rx_action() (!RT) or later */
 	sim_run_cpu(1, 100);
 }
 
@@ -432,7 +438,7 @@ static void d_cpu0(void)
 	sim_hardirq_enter();
 	napi_schedule(&napi_a);
 	sim_hardirq_exit();
-	local_bh_enable();		/* net_rx_action() runs here */
+	local_bh_enable(); /* net_rx_action() runs here */
 }
 
 static void d_irq_b(void)
@@ -493,7 +499,8 @@ static void irq_local_rx(void)
 {
 	unsigned int qtail;
 
-	enqueue_to_backlog(sim_skb_alloc(&test_dev), smp_processor_id(), &qtail);
+	enqueue_to_backlog(sim_skb_alloc(&test_dev), smp_processor_id(),
+			   &qtail);
 }
 
 /*
@@ -546,7 +553,7 @@ static struct sk_buff *e_after_up;
 static void e_setup(void)
 {
 	boot();
-	sysctl_skb_defer_max = 1;	/* the entry kicks (see (c)) */
+	sysctl_skb_defer_max = 1; /* the entry kicks (see (c)) */
 	wake_ksoftirqd1();
 #ifdef CONFIG_RPS
 	enqueue_from_here(1);
@@ -584,14 +591,16 @@ static const char *e_check(void)
 
 		if (!sim_test_bit(NAPI_STATE_THREADED, &n->state)) {
 			snprintf(check_msg, sizeof(check_msg),
-				 "CPU %d: backlog NAPI lost THREADED (V19)", cpu);
+				 "CPU %d: backlog NAPI lost THREADED (V19)",
+				 cpu);
 			return check_msg;
 		}
 	}
 	if (e_after_up && e_after_up->delivered_on_cpu != 1) {
-		snprintf(check_msg, sizeof(check_msg),
-			 "the packet steered to CPU 1 once it was back was delivered on CPU %d",
-			 e_after_up->delivered_on_cpu);
+		snprintf(
+			check_msg, sizeof(check_msg),
+			"the packet steered to CPU 1 once it was back was delivered on CPU %d",
+			e_after_up->delivered_on_cpu);
 		return check_msg;
 	}
 	return NULL;
@@ -664,7 +673,7 @@ static void explore_f_defer_kick_vs_backlog_on_poll_list(void **state)
 {
 	(void)state;
 	if (!NAPITEST_BACKLOG_THREADS && !IS_ENABLED(CONFIG_PREEMPT_RT))
-		skip();		/* no backlog threads: the kick is a csd, (c) */
+		skip(); /* no backlog threads: the kick is a csd, (c) */
 	boot();
 	/* A tree without backlog threads fails here (base): what f needs. */
 	if (!napitest_backlog_thread(1))
@@ -677,7 +686,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(explore_a_remote_enqueue_vs_backlog_sleep),
 		cmocka_unit_test(explore_b_napi_schedule_vs_napi_thread_wait),
-		cmocka_unit_test(explore_b_tso_napi_schedule_vs_napi_thread_wait),
+		cmocka_unit_test(
+			explore_b_tso_napi_schedule_vs_napi_thread_wait),
 		cmocka_unit_test(explore_c_defer_kick_vs_flush),
 		cmocka_unit_test(explore_c2_defer_kick_vs_local_backlog),
 		cmocka_unit_test(explore_d_hardirq_schedule_in_net_rx_action),

@@ -9,8 +9,8 @@
  */
 #include "support/napitest.h"
 
-#define MAX_BACKLOG	8
-#define DEFER_MAX	8
+#define MAX_BACKLOG 8
+#define DEFER_MAX 8
 
 static struct net_device test_dev = { .name = "sim0", .running = true };
 static struct net_device stopped_dev = { .name = "sim1", .running = false };
@@ -51,7 +51,8 @@ static void assert_dropped(const struct sk_buff *skb, int reason)
 	assert_string_equal(skb->freed_by, "kfree_skb_reason");
 	if (skb->drop_reason != reason)
 		fail_msg("dropped with reason %d, expected %d "
-			 "(enum skb_drop_reason)", skb->drop_reason, reason);
+			 "(enum skb_drop_reason)",
+			 skb->drop_reason, reason);
 }
 
 /* Fill cpu's input_pkt_queue to the limit: qlen <= netdev_max_backlog. */
@@ -60,7 +61,7 @@ static void fill_backlog(int cpu)
 	struct softnet_data *sd = &per_cpu(softnet_data, cpu);
 	int i;
 
-	local_bh_disable();	/* nothing is processed meanwhile */
+	local_bh_disable(); /* nothing is processed meanwhile */
 	for (i = 0; i <= MAX_BACKLOG; i++)
 		assert_int_equal(enqueue_on(sim_skb_alloc(&test_dev), cpu),
 				 NET_RX_SUCCESS);
@@ -107,11 +108,11 @@ static void v32_backlog_full_drops_next_packet(void **state)
  * and sd->dropped counts only the backlog drops.
  */
 #if EXTRACTED_LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
-#define STOPPED_DEV_DROP_REASON	SKB_DROP_REASON_DEV_READY
-#define STOPPED_DEV_SD_DROPPED	0
+#define STOPPED_DEV_DROP_REASON SKB_DROP_REASON_DEV_READY
+#define STOPPED_DEV_SD_DROPPED 0
 #else
-#define STOPPED_DEV_DROP_REASON	SKB_DROP_REASON_NOT_SPECIFIED
-#define STOPPED_DEV_SD_DROPPED	1
+#define STOPPED_DEV_DROP_REASON SKB_DROP_REASON_NOT_SPECIFIED
+#define STOPPED_DEV_SD_DROPPED 1
 #endif
 
 static void v32_stopped_device_drop_not_specified(void **state)
@@ -173,7 +174,8 @@ static void v33_defer_list_full_frees_locally(void **state)
 	/* 6.1: __kfree_skb(); later trees: kfree_skb_napi_cache(), with BH
 	 * disabled into the NAPI cache. */
 	assert_string_equal(skb->freed_by, EXTRACTED_HAVE_kfree_skb_napi_cache ?
-			    "__napi_kfree_skb" : "__kfree_skb");
+						   "__napi_kfree_skb" :
+						   "__kfree_skb");
 	assert_int_equal(READ_ONCE(sd->defer_count), DEFER_MAX);
 	assert_cpu_count(0, skbs_freed, 1);
 	assert_cpu_count(1, skbs_freed, 0);
@@ -188,12 +190,15 @@ static void v33_defer_list_full_frees_locally(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(v32_backlog_full_drops_next_packet,
-						setup, test_teardown),
-		cmocka_unit_test_setup_teardown(v32_stopped_device_drop_not_specified,
-						setup, test_teardown),
-		cmocka_unit_test_setup_teardown(v33_defer_list_full_frees_locally,
-						setup, test_teardown),
+		cmocka_unit_test_setup_teardown(
+			v32_backlog_full_drops_next_packet, setup,
+			test_teardown),
+		cmocka_unit_test_setup_teardown(
+			v32_stopped_device_drop_not_specified, setup,
+			test_teardown),
+		cmocka_unit_test_setup_teardown(
+			v33_defer_list_full_frees_locally, setup,
+			test_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

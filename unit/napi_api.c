@@ -8,7 +8,7 @@
  */
 #include "support/napitest.h"
 
-#define FLUSH_TIMEOUT_NS	20000
+#define FLUSH_TIMEOUT_NS 20000
 
 static struct net_device test_dev = { .name = "sim0", .running = true };
 static struct napi_struct napi;
@@ -46,10 +46,13 @@ static void v38_init_gro_hash_empties_every_bucket(void **state)
 	for (i = 0; i < GRO_HASH_BUCKETS; i++) {
 		if (!list_empty(&n->gro_hash[i].list))
 			fail_msg("gro_hash[%d].list not an empty list after "
-				 "init_gro_hash()", i);
+				 "init_gro_hash()",
+				 i);
 		if (n->gro_hash[i].count)
-			fail_msg("gro_hash[%d].count = %d after init_gro_hash(), "
-				 "expected 0", i, (int)n->gro_hash[i].count);
+			fail_msg(
+				"gro_hash[%d].count = %d after init_gro_hash(), "
+				"expected 0",
+				i, (int)n->gro_hash[i].count);
 	}
 	assert_int_equal(n->gro_bitmask, 0);
 	test_free(n);
@@ -120,7 +123,9 @@ static void v39_no_timeout_arms_no_timer(void **state)
 static void v40_net_dev_init_stops_at_failing_step(void **state)
 {
 	static const char *const steps[] = {
-		"dev_proc_init", "netdev_kobject_init", "register_pernet_subsys",
+		"dev_proc_init",
+		"netdev_kobject_init",
+		"register_pernet_subsys",
 	};
 	unsigned int i;
 

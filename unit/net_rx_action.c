@@ -26,7 +26,7 @@ static bool a_saw_in_rx_action;
 static unsigned long a_raises_during_poll;
 static bool a_schedules_b;
 static int a_steer_to = -1;
-static int a_work;		/* what poll_a reports as done (it completes) */
+static int a_work; /* what poll_a reports as done (it completes) */
 
 static bool sd_in_net_rx_action(struct softnet_data *sd)
 {
@@ -253,9 +253,9 @@ static void v6_napi_schedule_rps_raise_only_outside_rx_action(void **state)
 	enqueue_to_backlog(sim_skb_alloc(&test_dev), 1, &qtail);
 	assert_cpu_count_delta(0, net_rx_raises, raises, 1);
 	assert_ptr_equal(sd->rps_ipi_list, &per_cpu(softnet_data, 1));
-	local_bh_enable();	/* net_rx_action() sends the IPI */
+	local_bh_enable(); /* net_rx_action() sends the IPI */
 	assert_true(sim_csd_pending(1));
-	assert_cpu_count(1, ipis, 0);	/* CPU 1 idles polling */
+	assert_cpu_count(1, ipis, 0); /* CPU 1 idles polling */
 	assert_ptr_equal(sd->rps_ipi_list, NULL);
 
 	sim_run_all(1000);
@@ -266,7 +266,7 @@ static void v6_napi_schedule_rps_raise_only_outside_rx_action(void **state)
 	(void)sd;
 	(void)raises;
 	(void)qtail;
-	skip();		/* no IPI path: no RPS, or backlog threads */
+	skip(); /* no IPI path: no RPS, or backlog threads */
 #endif
 }
 
@@ -392,21 +392,25 @@ static void v35_schedule_prep_refuses_disabling_napi(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(v5_in_net_rx_action_scoped_to_poll, setup),
-		cmocka_unit_test_setup(v5_budget_exhausted_defers_rest_keeps_flag,
+		cmocka_unit_test_setup(v5_in_net_rx_action_scoped_to_poll,
 				       setup),
-		cmocka_unit_test_setup(v5_budget_exhausted_exit_clears_in_net_rx_action,
-				       setup),
-		cmocka_unit_test_setup(v6_napi_schedule_rps_raise_only_outside_rx_action,
-				       setup),
-		cmocka_unit_test_setup(v7_napi_scheduled_in_poll_polled_same_invocation,
-				       setup),
-		cmocka_unit_test_setup(v8_task_irqs_off_schedule_wakes_ksoftirqd,
-				       setup),
+		cmocka_unit_test_setup(
+			v5_budget_exhausted_defers_rest_keeps_flag, setup),
+		cmocka_unit_test_setup(
+			v5_budget_exhausted_exit_clears_in_net_rx_action,
+			setup),
+		cmocka_unit_test_setup(
+			v6_napi_schedule_rps_raise_only_outside_rx_action,
+			setup),
+		cmocka_unit_test_setup(
+			v7_napi_scheduled_in_poll_polled_same_invocation,
+			setup),
+		cmocka_unit_test_setup(
+			v8_task_irqs_off_schedule_wakes_ksoftirqd, setup),
 		cmocka_unit_test_setup(v8_hardirq_schedule_no_ksoftirqd_wakeup,
 				       setup),
-		cmocka_unit_test_setup(v8_bh_disabled_schedule_no_ksoftirqd_wakeup,
-				       setup),
+		cmocka_unit_test_setup(
+			v8_bh_disabled_schedule_no_ksoftirqd_wakeup, setup),
 		cmocka_unit_test_setup(v35_schedule_prep_refuses_disabling_napi,
 				       setup),
 	};

@@ -58,10 +58,10 @@ static int setup(void **state)
 /* What CPU 1 did with one csd queued from CPU 0 and flushed when idle. */
 struct flush_result {
 	unsigned long warns;
-	unsigned long wakeups;		/* on CPU 1, by the flush */
-	unsigned long softirq_runs;	/* on CPU 1, in the flush */
+	unsigned long wakeups; /* on CPU 1, by the flush */
+	unsigned long softirq_runs; /* on CPU 1, in the flush */
 	unsigned long ksoftirqd_switches; /* ksoftirqd/1 ran afterwards */
-	unsigned long left_pending;	/* CPU 1's pending bits at the end */
+	unsigned long left_pending; /* CPU 1's pending bits at the end */
 };
 
 static struct flush_result flush_one(call_single_data_t *csd)
@@ -84,9 +84,10 @@ static struct flush_result flush_one(call_single_data_t *csd)
 	sim_run_cpu(1, 100);
 	r.ksoftirqd_switches = ksd1->switches - sw;
 	r.left_pending = sim_cpus[1].softirq_pending;
-	print_message("  V34 warns %lu, wakeups(cpu1) %lu, softirq runs in flush %lu, ksoftirqd/1 runs %lu, left pending %#lx\n",
-		      r.warns, r.wakeups, r.softirq_runs, r.ksoftirqd_switches,
-		      r.left_pending);
+	print_message(
+		"  V34 warns %lu, wakeups(cpu1) %lu, softirq runs in flush %lu, ksoftirqd/1 runs %lu, left pending %#lx\n",
+		r.warns, r.wakeups, r.softirq_runs, r.ksoftirqd_switches,
+		r.left_pending);
 	return r;
 }
 
@@ -96,8 +97,9 @@ static void assert_post_flush_warn(void)
 	assert_int_equal(sim_total().warns, 1);
 	if (!strstr(sim_warns[0].msg, "kernel/softirq.c") ||
 	    !strstr(sim_warns[0].msg, "was_pending != (is_pending"))
-		fail_msg("the WARN was '%s', not do_softirq_post_smp_call_flush()'s",
-			 sim_warns[0].msg);
+		fail_msg(
+			"the WARN was '%s', not do_softirq_post_smp_call_flush()'s",
+			sim_warns[0].msg);
 }
 
 /*
@@ -157,7 +159,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(v34_csd_net_rx_raise_warns_once_on_rt,
 				       setup),
-		cmocka_unit_test_setup(v34_csd_sched_softirq_raise_silent, setup),
+		cmocka_unit_test_setup(v34_csd_sched_softirq_raise_silent,
+				       setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,13 +16,14 @@ static struct net_device test_dev = { .name = "sim0", .running = true };
 static struct napi_struct test_napi;
 
 /* The simulated device. */
-static unsigned int dev_polls;		/* ->poll() calls */
-static int dev_poll_cpu;		/* CPU of the last ->poll() */
-static int dev_batch;			/* packets per poll (< weight: completes) */
-static unsigned int dev_refire_until;	/* IRQ fires again while polls < this */
-static unsigned int dev_tick_every;	/* advance jiffies every n polls */
-static unsigned int dev_full_until;	/* full budget (repoll) while polls < this */
-static struct work_struct *dev_pin_work; /* queued on this CPU by the first poll */
+static unsigned int dev_polls; /* ->poll() calls */
+static int dev_poll_cpu; /* CPU of the last ->poll() */
+static int dev_batch; /* packets per poll (< weight: completes) */
+static unsigned int dev_refire_until; /* IRQ fires again while polls < this */
+static unsigned int dev_tick_every; /* advance jiffies every n polls */
+static unsigned int dev_full_until; /* full budget (repoll) while polls < this */
+static struct work_struct
+	*dev_pin_work; /* queued on this CPU by the first poll */
 
 static int dev_poll(struct napi_struct *napi, int budget)
 {
@@ -148,10 +149,10 @@ static void v23_long_repoll_reports_rcu_qs(void **state)
 
 	(void)state;
 #ifdef CONFIG_PREEMPT_RT
-	skip();		/* rcu_softirq_qs_periodic() is a no-op on RT */
+	skip(); /* rcu_softirq_qs_periodic() is a no-op on RT */
 #endif
-	dev_full_until = 350;		/* full budget: repoll, 350 times */
-	dev_tick_every = 1;		/* one jiffy per poll */
+	dev_full_until = 350; /* full budget: repoll, 350 times */
+	dev_tick_every = 1; /* one jiffy per poll */
 	napitest_device_irq(1, napi);
 	sim_run_cpu(1, 100);
 	assert_int_equal(dev_polls, 351);
@@ -168,7 +169,7 @@ static void v23_long_repoll_reports_rcu_qs(void **state)
  * work item is pinned to the thread's CPU.  Returns the number of poll
  * loop exits the thread made before the work item ran.
  */
-#define V27_LOAD_EXITS	1000
+#define V27_LOAD_EXITS 1000
 
 static unsigned int v27_work_ran_at;
 
@@ -189,7 +190,7 @@ static unsigned int v27_run(unsigned long *resched)
 #else
 	sim_preempt = SIM_PREEMPT_NONE;
 #endif
-	dev_batch = 8;			/* < weight: every poll exits the loop */
+	dev_batch = 8; /* < weight: every poll exits the loop */
 	dev_refire_until = V27_LOAD_EXITS;
 	v27_work_ran_at = 0;
 	INIT_WORK(&work, v27_work_fn);
@@ -199,9 +200,9 @@ static unsigned int v27_run(unsigned long *resched)
 	switches = sim_run_cpu(1, 100000);
 	dev_pin_work = NULL;
 	*resched = sim_count(1, cond_resched);
-	print_message("  preempt %d: %u loop exits under load, work ran after exit %u, %lu cond_resched, %lu context switches\n",
-		      sim_preempt, dev_polls, v27_work_ran_at, *resched,
-		      switches);
+	print_message(
+		"  preempt %d: %u loop exits under load, work ran after exit %u, %lu cond_resched, %lu context switches\n",
+		sim_preempt, dev_polls, v27_work_ran_at, *resched, switches);
 	/* The load ended and both ran to completion. */
 	assert_int_equal(dev_polls, V27_LOAD_EXITS);
 	assert_int_equal(sim_work_runs(1), 1);
@@ -242,25 +243,28 @@ static void v27_threaded_poll_unfixed_loop_starves_work(void **state)
 
 	(void)state;
 	assert_int_equal(v27_run(&resched), V27_LOAD_EXITS);
-	assert_int_equal(resched, 1);	/* the kworker's own, after its item */
+	assert_int_equal(resched, 1); /* the kworker's own, after its item */
 }
 #endif
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(v14_sched_threaded_set_while_thread_interruptible,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(v15_spurious_wakeup_does_not_poll,
-						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			v14_sched_threaded_set_while_thread_interruptible,
+			setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			v15_spurious_wakeup_does_not_poll, setup, teardown),
 		cmocka_unit_test_setup_teardown(v23_long_repoll_reports_rcu_qs,
 						setup, teardown),
 #if defined(NAPITEST_VARIANT_seed_yield) || defined(CONFIG_PREEMPT_RT)
-		cmocka_unit_test_setup_teardown(v27_threaded_poll_yields_on_every_exit,
-						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			v27_threaded_poll_yields_on_every_exit, setup,
+			teardown),
 #else
-		cmocka_unit_test_setup_teardown(v27_threaded_poll_unfixed_loop_starves_work,
-						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			v27_threaded_poll_unfixed_loop_starves_work, setup,
+			teardown),
 #endif
 	};
 

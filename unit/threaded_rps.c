@@ -20,7 +20,7 @@
  */
 #include "support/napitest.h"
 
-#define FLOOD	16
+#define FLOOD 16
 
 /* Backlog threads are used: always on RT, on request (thread_backlog_napi) else. */
 #if defined(CONFIG_PREEMPT_RT) || NAPITEST_BACKLOG_THREADS
@@ -38,11 +38,12 @@ static struct napi_struct rx_napi;
 /* The simulated device: what its ->poll() does and what it saw. */
 static unsigned int dev_polls;
 static int dev_target_cpu;
-static int dev_repoll_first;		/* first poll consumes the full budget */
-static unsigned long dev_raises_in_poll;	/* NET_RX raises on this CPU by the enqueue */
+static int dev_repoll_first; /* first poll consumes the full budget */
+static unsigned long
+	dev_raises_in_poll; /* NET_RX raises on this CPU by the enqueue */
 static bool dev_net_rx_pending_in_poll;
-static int dev_flag_in_poll;		/* sd->in_napi_threaded_poll during ->poll() */
-static struct work_struct obs_work;	/* queued from ->poll(): the observer */
+static int dev_flag_in_poll; /* sd->in_napi_threaded_poll during ->poll() */
+static struct work_struct obs_work; /* queued from ->poll(): the observer */
 static bool obs_queue;
 
 /* What the observer saw when it first got CPU 0 from the poll thread. */
@@ -80,8 +81,8 @@ static int dev_poll(struct napi_struct *napi, int budget)
 		for (i = 0; i < FLOOD; i++)
 			enqueue_to_backlog(sim_skb_alloc(&test_dev),
 					   dev_target_cpu, &qtail);
-		dev_raises_in_poll = sim_count(sim_cpu_id(), net_rx_raises) -
-				     raises;
+		dev_raises_in_poll =
+			sim_count(sim_cpu_id(), net_rx_raises) - raises;
 		dev_net_rx_pending_in_poll = local_softirq_pending() &
 					     BIT(NET_RX_SOFTIRQ);
 		/*
@@ -92,7 +93,7 @@ static int dev_poll(struct napi_struct *napi, int budget)
 		if (obs_queue)
 			assert_true(schedule_work_on(0, &obs_work));
 		if (dev_repoll_first)
-			return budget;	/* ring not drained: repoll */
+			return budget; /* ring not drained: repoll */
 	}
 	/* The packets were handed on, none consumed from the ring. */
 	napi_complete_done(napi, 0);
@@ -138,7 +139,7 @@ static void v12_threaded_poll_rps_enqueue_no_local_raise(void **state)
 
 	(void)state;
 #ifndef CONFIG_RPS
-	skip();		/* without RPS no packet is steered to another CPU */
+	skip(); /* without RPS no packet is steered to another CPU */
 #endif
 	napi = threaded_napi_on(0);
 	raises0 = sim_count(0, net_rx_raises);
@@ -147,9 +148,10 @@ static void v12_threaded_poll_rps_enqueue_no_local_raise(void **state)
 	napitest_device_irq(0, napi);
 	sim_run_cpu(0, 100);
 	assert_int_equal(dev_polls, 1);
-	print_message("  V12 raises in poll %lu, NET_RX pending %d, softirq runs(cpu0) %lu\n",
-		      dev_raises_in_poll, dev_net_rx_pending_in_poll,
-		      sim_count(0, softirq_runs) - runs0);
+	print_message(
+		"  V12 raises in poll %lu, NET_RX pending %d, softirq runs(cpu0) %lu\n",
+		dev_raises_in_poll, dev_net_rx_pending_in_poll,
+		sim_count(0, softirq_runs) - runs0);
 	assert_int_equal(dev_raises_in_poll, 0);
 	assert_false(dev_net_rx_pending_in_poll);
 	/* Nor later in the thread: no NET_RX on CPU 0 at all. */
@@ -186,7 +188,7 @@ static void v13_threaded_poll_sends_rps_ipis(void **state)
 
 	(void)state;
 #ifndef CONFIG_RPS
-	skip();		/* without RPS there is no rps_ipi_list to send */
+	skip(); /* without RPS there is no rps_ipi_list to send */
 #endif
 	if (THREADS_ON && !napitest_backlog_thread(1))
 		fail_msg("no backlog_napi/1 thread in this tree (%s)",
@@ -202,9 +204,10 @@ static void v13_threaded_poll_sends_rps_ipis(void **state)
 	sim_run_cpu(0, 100);
 	sim_preempt = IS_ENABLED(CONFIG_PREEMPT_RT) ? SIM_PREEMPT_RT :
 						      SIM_PREEMPT_NONE;
-	print_message("  V13 observer: ran %d after poll %u, ipis(cpu1) %lu, csd pending(cpu1) %d, wakeups(cpu1) %lu, softirq runs(cpu0) %lu\n",
-		      obs.ran, obs.polls, obs.ipis1 - ipis1, obs.csd_pending1,
-		      obs.wakeups1 - wakeups1, obs.softirq_runs0 - runs0);
+	print_message(
+		"  V13 observer: ran %d after poll %u, ipis(cpu1) %lu, csd pending(cpu1) %d, wakeups(cpu1) %lu, softirq runs(cpu0) %lu\n",
+		obs.ran, obs.polls, obs.ipis1 - ipis1, obs.csd_pending1,
+		obs.wakeups1 - wakeups1, obs.softirq_runs0 - runs0);
 	assert_int_equal(dev_polls, 2);
 	/* It preempted the thread between the two polls. */
 	assert_true(obs.ran);
@@ -223,7 +226,7 @@ static void v13_threaded_poll_sends_rps_ipis(void **state)
 	/* The remote packets are processed, on CPU 1. */
 	sim_run_all(10000);
 	assert_cpu_count_delta(1, csd_run, csd_run1, THREADS_ON ? 0 : 1);
-	assert_cpu_count_delta(1, ipis, ipis1, 0);	/* CPU 1 idles polling */
+	assert_cpu_count_delta(1, ipis, ipis1, 0); /* CPU 1 idles polling */
 	assert_cpu_count(1, skbs_delivered, FLOOD);
 	assert_cpu_count(0, skbs_delivered, 0);
 	assert_int_equal(sim_skbs_outstanding(), 0);
@@ -272,8 +275,9 @@ static void v31_in_napi_threaded_poll_scoped_to_poll(void **state)
 	sim_switch_cpu(0);
 	raises0 = sim_count(0, net_rx_raises);
 	local_bh_disable();
-	enqueue_to_backlog(sim_skb_alloc(&test_dev), target, &(unsigned int){0});
-	if (!THREADS_ON)	/* rps_ipi_list (rps) or the local backlog (norps) */
+	enqueue_to_backlog(sim_skb_alloc(&test_dev), target,
+			   &(unsigned int){ 0 });
+	if (!THREADS_ON) /* rps_ipi_list (rps) or the local backlog (norps) */
 		assert_cpu_count_delta(0, net_rx_raises, raises0, 1);
 	local_bh_enable();
 	sim_run_all(10000);
@@ -314,9 +318,10 @@ static void v26_defer_kick_locks(void)
 	acq = sd->input_pkt_queue.lock.acquisitions;
 	assert_int_equal(acq, 0);
 
-	skb_attempt_defer_free(alloc_on(1));	/* the kick */
-	print_message("  V26 kick: input_pkt_queue lock of cpu1 taken %lu time(s)\n",
-		      sd->input_pkt_queue.lock.acquisitions - acq);
+	skb_attempt_defer_free(alloc_on(1)); /* the kick */
+	print_message(
+		"  V26 kick: input_pkt_queue lock of cpu1 taken %lu time(s)\n",
+		sd->input_pkt_queue.lock.acquisitions - acq);
 	assert_int_equal(sd->input_pkt_queue.lock.acquisitions - acq, 1);
 	assert_int_equal(sd->input_pkt_queue.lock.owner, -1);
 	assert_true(sim_lockdep_class_used(SKB_QUEUE_LOCK, "any"));
@@ -324,8 +329,9 @@ static void v26_defer_kick_locks(void)
 
 	acq = sd->input_pkt_queue.lock.acquisitions;
 	sim_run_all(1000);
-	print_message("  V26 backlog_napi/1: input_pkt_queue lock of cpu1 taken %lu time(s)\n",
-		      sd->input_pkt_queue.lock.acquisitions - acq);
+	print_message(
+		"  V26 backlog_napi/1: input_pkt_queue lock of cpu1 taken %lu time(s)\n",
+		sd->input_pkt_queue.lock.acquisitions - acq);
 	assert_true(sd->input_pkt_queue.lock.acquisitions > acq);
 	assert_cpu_count(1, skbs_freed, n);
 }
@@ -349,10 +355,11 @@ static void v26_process_backlog_locks(void)
 	assert_int_equal(sd->input_pkt_queue.lock.acquisitions, 1);
 
 	acq = sd->input_pkt_queue.lock.acquisitions;
-	local_bh_enable();		/* net_rx_action() -> process_backlog() */
+	local_bh_enable(); /* net_rx_action() -> process_backlog() */
 	sim_run_all(1000);
-	print_message("  V26 process_backlog: input_pkt_queue lock of cpu0 taken %lu time(s)\n",
-		      sd->input_pkt_queue.lock.acquisitions - acq);
+	print_message(
+		"  V26 process_backlog: input_pkt_queue lock of cpu0 taken %lu time(s)\n",
+		sd->input_pkt_queue.lock.acquisitions - acq);
 	assert_cpu_count(0, skbs_delivered, 1);
 	assert_int_equal(sd->input_pkt_queue.lock.acquisitions - acq, 2);
 	assert_int_equal(sd->input_pkt_queue.lock.owner, -1);
@@ -372,7 +379,7 @@ static void v26_process_backlog_takes_backlog_lock(void **state)
 {
 	(void)state;
 	if (!THREADS_ON)
-		skip();		/* no backlog threads: the IRQ-only helpers */
+		skip(); /* no backlog threads: the IRQ-only helpers */
 	v26_process_backlog_locks();
 	assert_true(sim_lockdep_clean());
 	assert_no_warn();
@@ -382,7 +389,7 @@ static void v26_defer_kick_takes_backlog_lock(void **state)
 {
 	(void)state;
 	if (!THREADS_ON)
-		skip();		/* no backlog threads: the kick is a csd */
+		skip(); /* no backlog threads: the kick is a csd */
 	require_definition(kick_defer_list_purge);
 	v26_defer_kick_locks();
 	assert_true(sim_lockdep_clean());
@@ -392,15 +399,15 @@ static void v26_defer_kick_takes_backlog_lock(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(v12_threaded_poll_rps_enqueue_no_local_raise,
-				       setup),
-		cmocka_unit_test_setup(v13_threaded_poll_sends_rps_ipis,
-				       setup),
+		cmocka_unit_test_setup(
+			v12_threaded_poll_rps_enqueue_no_local_raise, setup),
+		cmocka_unit_test_setup(v13_threaded_poll_sends_rps_ipis, setup),
 		cmocka_unit_test_setup(v31_in_napi_threaded_poll_scoped_to_poll,
 				       setup),
 		cmocka_unit_test_setup(v26_process_backlog_takes_backlog_lock,
 				       setup),
-		cmocka_unit_test_setup(v26_defer_kick_takes_backlog_lock, setup),
+		cmocka_unit_test_setup(v26_defer_kick_takes_backlog_lock,
+				       setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,7 +8,7 @@
 #define SHIM_KERNEL_PRELUDE_H
 
 #include <linux/kconfig.h>
-#include <errno.h>		/* include/linux/errno.h: the E* codes */
+#include <errno.h> /* include/linux/errno.h: the E* codes */
 #include <linux/types.h>
 #include <linux/compiler.h>
 #include <asm/barrier.h>
@@ -58,19 +58,19 @@
  * 'action' parameter").  Only the branch of the tree's type is taken.
  */
 extern struct softirq_action softirq_vec[NR_SOFTIRQS];
-#define SOFTIRQ_HANDLER_TAKES_VOID					\
-	__builtin_types_compatible_p(__typeof__(softirq_vec[0].action),	\
+#define SOFTIRQ_HANDLER_TAKES_VOID                                      \
+	__builtin_types_compatible_p(__typeof__(softirq_vec[0].action), \
 				     void (*)(void))
-#define softirq_handler_call(h)						\
-	do {								\
-		if (SOFTIRQ_HANDLER_TAKES_VOID)				\
-			((void (*)(void))(h)->action)();		\
-		else							\
+#define softirq_handler_call(h)                                              \
+	do {                                                                 \
+		if (SOFTIRQ_HANDLER_TAKES_VOID)                              \
+			((void (*)(void))(h)->action)();                     \
+		else                                                         \
 			((void (*)(struct softirq_action *))(h)->action)(h); \
 	} while (0)
 /* net/core/dev.c's net_tx_action, of the type open_softirq() takes. */
-#define net_tx_action							\
-	__builtin_choose_expr(SOFTIRQ_HANDLER_TAKES_VOID, net_tx_action_v,	\
+#define net_tx_action                                                      \
+	__builtin_choose_expr(SOFTIRQ_HANDLER_TAKES_VOID, net_tx_action_v, \
 			      net_tx_action_h)
 
 /* kernel/softirq.c and kernel/smpboot.c per-CPU tasks. */

@@ -45,85 +45,85 @@
 
 int sim_explore_active;
 
-#define EXP_STACK	(256 * 1024)
-#define EXP_MAX_STEPS	4096
+#define EXP_STACK (256 * 1024)
+#define EXP_MAX_STEPS 4096
 /*
  * Options of a step: a program, an interrupt, a CPU's oldest store, or
  * the IPIs pending for a CPU.
  */
-#define EXP_OPT_DRAIN	(EXPLORE_MAX_THREADS + EXPLORE_MAX_IRQS)
-#define EXP_OPT_IPI	(EXP_OPT_DRAIN + NR_CPUS)
-#define EXP_NR_OPTS	(EXP_OPT_IPI + NR_CPUS)
+#define EXP_OPT_DRAIN (EXPLORE_MAX_THREADS + EXPLORE_MAX_IRQS)
+#define EXP_OPT_IPI (EXP_OPT_DRAIN + NR_CPUS)
+#define EXP_NR_OPTS (EXP_OPT_IPI + NR_CPUS)
 
 struct exp_thread {
 	const struct explore_actor *a;
 	struct sim_fiber fib;
-	void *fake_stack;		/* AddressSanitizer's, while switched out */
+	void *fake_stack; /* AddressSanitizer's, while switched out */
 	void *stack;
-	const void *bottom;		/* the stack it was on when it yielded */
+	const void *bottom; /* the stack it was on when it yielded */
 	size_t size;
 	bool done;
-	int *wait_owner;		/* spinning on this lock */
-	int (*wait_cond)(void *);	/* explore_wait_until() */
+	int *wait_owner; /* spinning on this lock */
+	int (*wait_cond)(void *); /* explore_wait_until() */
 	void *wait_arg;
 	unsigned int wait_flags;
 	char wait_what[56];
-	const char *label;		/* explore_point_named() */
-	int saved_cpu;			/* sim_cur_cpu when it yielded */
-	int pending_irq;		/* to deliver when it resumes */
-	int pending_ipi;		/* the CPU whose IPIs it takes then */
-	const char *file;		/* where it yielded */
+	const char *label; /* explore_point_named() */
+	int saved_cpu; /* sim_cur_cpu when it yielded */
+	int pending_irq; /* to deliver when it resumes */
+	int pending_ipi; /* the CPU whose IPIs it takes then */
+	const char *file; /* where it yielded */
 	int line;
-	const char *tree_file;		/* the last point outside the shims */
+	const char *tree_file; /* the last point outside the shims */
 	int tree_line;
 };
 
 /* What a step chooses: the next program, or a choice of a CPU's scheduler. */
-#define STEP_SWITCH	0
-#define STEP_PICK	EXPLORE_PICK
-#define STEP_PREEMPT	EXPLORE_PREEMPT
-#define STEP_POLL	EXPLORE_POLL
-#define STEP_MIGRATE	EXPLORE_MIGRATE
+#define STEP_SWITCH 0
+#define STEP_PICK EXPLORE_PICK
+#define STEP_PREEMPT EXPLORE_PREEMPT
+#define STEP_POLL EXPLORE_POLL
+#define STEP_MIGRATE EXPLORE_MIGRATE
 
 struct exp_step {
-	unsigned char kind;		/* STEP_* */
-	unsigned char choice;		/* option index */
-	unsigned char cur;		/* program running before (0xff: none) */
-	unsigned char preempt;		/* preemptions before this step */
-	unsigned short enabled;		/* option mask */
+	unsigned char kind; /* STEP_* */
+	unsigned char choice; /* option index */
+	unsigned char cur; /* program running before (0xff: none) */
+	unsigned char preempt; /* preemptions before this step */
+	unsigned short enabled; /* option mask */
 	unsigned short tried;
 };
 
 /* What ran in each step, for the counterexample. */
 struct exp_event {
 	unsigned char thread;
-	signed char irq;		/* -1, or the interrupt that started here */
-	const char *file;		/* where it yielded next */
+	signed char irq; /* -1, or the interrupt that started here */
+	const char *file; /* where it yielded next */
 	int line;
-	const char *tree_file;		/* and the tree's code it was in */
+	const char *tree_file; /* and the tree's code it was in */
 	int tree_line;
-	char what[72];			/* a scheduler choice: what it chose */
+	char what[72]; /* a scheduler choice: what it chose */
 };
 
 static const struct explore_scenario *scn;
 static struct exp_thread thr[EXPLORE_MAX_THREADS];
-static int cur = -1;			/* running program, -1: the explorer */
-static struct sim_fiber main_fib;	/* the explorer's side */
+static int cur = -1; /* running program, -1: the explorer */
+static struct sim_fiber main_fib; /* the explorer's side */
 static void *main_fake_stack;
 static const void *main_bottom;
 static size_t main_size;
 static bool irq_done[EXPLORE_MAX_IRQS];
 
 static struct exp_step trace[EXP_MAX_STEPS];
-static unsigned int nr_steps;		/* steps of the current execution */
-static unsigned int prefix_len;		/* steps forced from trace[] */
+static unsigned int nr_steps; /* steps of the current execution */
+static unsigned int prefix_len; /* steps forced from trace[] */
 static struct exp_event events[EXP_MAX_STEPS];
 static bool overflow;
 static unsigned int bound;
-static unsigned int preempts;		/* in the current execution */
+static unsigned int preempts; /* in the current execution */
 static bool replay_broken;
-static bool task_choices = true;	/* NAPITEST_EXPLORE_TASKS */
-static bool por = true;			/* NAPITEST_EXPLORE_POR */
+static bool task_choices = true; /* NAPITEST_EXPLORE_TASKS */
+static bool por = true; /* NAPITEST_EXPLORE_POR */
 static unsigned long por_skipped;
 static bool random_mode;
 static unsigned long rng;
@@ -133,12 +133,12 @@ static const char *short_path(const char *file);
 
 /* ---- x86-TSO store buffers (sim/explore.h) ---- */
 
-#define TSO_ENTRIES	16
+#define TSO_ENTRIES 16
 
 struct tso_store {
 	volatile void *addr;
 	unsigned long size;
-	const char *file;		/* where the tree stored it */
+	const char *file; /* where the tree stored it */
 	unsigned char bytes[8] __aligned(8);
 };
 
@@ -227,7 +227,7 @@ static void tso_reset(void)
  */
 static void run_irq(const struct explore_actor *irq)
 {
-	explore_tso_mb();	/* taken as serializing: no reordering across */
+	explore_tso_mb(); /* taken as serializing: no reordering across */
 	if (IS_ENABLED(CONFIG_PREEMPT_RT) && irq->threaded) {
 		local_bh_disable();
 		irq->fn();
@@ -237,7 +237,7 @@ static void run_irq(const struct explore_actor *irq)
 	sim_hardirq_enter();
 	irq->fn();
 	sim_hardirq_exit();
-	sim_preempt_point();	/* the interrupt return (irqentry_exit()) */
+	sim_preempt_point(); /* the interrupt return (irqentry_exit()) */
 }
 
 /*
@@ -348,7 +348,8 @@ void explore_wait_until(int (*cond)(void *arg), void *arg, unsigned int flags,
 	struct exp_thread *t;
 
 	if (cur < 0)
-		sim_bug(__FILE__, __LINE__, "explore_wait_until() outside a program");
+		sim_bug(__FILE__, __LINE__,
+			"explore_wait_until() outside a program");
 	t = &thr[cur];
 	t->wait_cond = cond;
 	t->wait_arg = arg;
@@ -391,7 +392,7 @@ unsigned int explore_choose(int kind, unsigned int n, const char *const *what)
 	if (n > 16)
 		n = 16;
 	if (nr_steps >= EXP_MAX_STEPS) {
-		overflow = true;	/* the explorer ends the schedule */
+		overflow = true; /* the explorer ends the schedule */
 		return 0;
 	}
 	en = (unsigned short)((1u << n) - 1);
@@ -401,7 +402,7 @@ unsigned int explore_choose(int kind, unsigned int n, const char *const *what)
 		if (s->kind != kind || s->enabled != en ||
 		    s->cur != (unsigned char)cur) {
 			violate("%s", "schedule does not replay "
-				"(the scheduler's choice differs here)");
+				      "(the scheduler's choice differs here)");
 			replay_broken = true;
 			o = 0;
 		}
@@ -429,7 +430,8 @@ unsigned int explore_choose(int kind, unsigned int n, const char *const *what)
 	else if (kind == STEP_POLL)
 		snprintf(e->what, sizeof(e->what), "idle: %s", what[o]);
 	else if (kind == STEP_MIGRATE)
-		snprintf(e->what, sizeof(e->what), "select_task_rq: %s", what[o]);
+		snprintf(e->what, sizeof(e->what), "select_task_rq: %s",
+			 what[o]);
 	else
 		snprintf(e->what, sizeof(e->what), "sched: %s", what[o]);
 	nr_steps++;
@@ -438,8 +440,8 @@ unsigned int explore_choose(int kind, unsigned int n, const char *const *what)
 
 static void thread_entry(unsigned int hi, unsigned int lo)
 {
-	struct exp_thread *t = (struct exp_thread *)
-		(((uintptr_t)hi << 32) | (uintptr_t)lo);
+	struct exp_thread *t =
+		(struct exp_thread *)(((uintptr_t)hi << 32) | (uintptr_t)lo);
 
 	fiber_finish(NULL, &main_bottom, &main_size);
 	sim_cur_cpu = t->a->cpu;
@@ -534,9 +536,10 @@ static int opt_thread(int o)
 	if (o >= EXP_OPT_IPI)
 		return cpu_thread(o - EXP_OPT_IPI);
 	if (o >= EXP_OPT_DRAIN)
-		return -1;	/* a drain runs no program */
+		return -1; /* a drain runs no program */
 	for (i = 0; i < scn->nr_threads; i++)
-		if (scn->threads[i].cpu == scn->irqs[o - EXPLORE_MAX_THREADS].cpu)
+		if (scn->threads[i].cpu ==
+		    scn->irqs[o - EXPLORE_MAX_THREADS].cpu)
 			return i;
 	return -1;
 }
@@ -556,7 +559,8 @@ static unsigned short enabled_mask(void)
 		if (irq_done[i] || t < 0 || !thread_interruptible(t))
 			continue;
 		c = &sim_cpus[scn->irqs[i].cpu];
-		if (!irq_can_arrive(&scn->irqs[i], c) || thr[t].pending_irq >= 0)
+		if (!irq_can_arrive(&scn->irqs[i], c) ||
+		    thr[t].pending_irq >= 0)
 			continue;
 		/* Not before the program started: nothing to interrupt. */
 		if (!thr[t].file)
@@ -603,7 +607,7 @@ static bool step_preempts(const struct exp_step *s, int o)
 		return o == 1;
 	if (s->kind == STEP_PICK || s->kind == STEP_POLL ||
 	    s->kind == STEP_MIGRATE)
-		return false;	/* the previous task blocked or was preempted */
+		return false; /* the previous task blocked or was preempted */
 	return is_preemption(s->cur == 0xff ? -1 : s->cur, s->enabled, o);
 }
 
@@ -690,7 +694,8 @@ static void execute(void)
 		if (!en) {
 			/* Idle CPUs waiting for work do not keep it going. */
 			for (i = 0; i < scn->nr_threads; i++)
-				if (!thr[i].done && !(thr[i].wait_cond &&
+				if (!thr[i].done &&
+				    !(thr[i].wait_cond &&
 				      (thr[i].wait_flags & EXPLORE_WAIT_IDLE)))
 					break;
 			if (i < scn->nr_threads && thr[i].wait_cond) {
@@ -715,7 +720,8 @@ static void execute(void)
 			o = s->choice;
 			if (s->kind != STEP_SWITCH || !(en & (1u << o)) ||
 			    s->cur != (unsigned char)running) {
-				violate("%s", "schedule does not replay (choice not enabled here)");
+				violate("%s",
+					"schedule does not replay (choice not enabled here)");
 				break;
 			}
 		} else {
@@ -759,8 +765,10 @@ static void execute(void)
 		resume(o);
 		running = opt_thread(o);
 		events[idx].thread = (unsigned char)running;
-		events[idx].irq = o >= EXPLORE_MAX_THREADS && o < EXP_OPT_DRAIN ?
-			(signed char)(o - EXPLORE_MAX_THREADS) : -1;
+		events[idx].irq =
+			o >= EXPLORE_MAX_THREADS && o < EXP_OPT_DRAIN ?
+				(signed char)(o - EXPLORE_MAX_THREADS) :
+				-1;
 		events[idx].file = thr[running].file;
 		events[idx].line = thr[running].line;
 		events[idx].tree_file = thr[running].tree_file;
@@ -792,7 +800,7 @@ check:
 	sim_explore_active = 0;
 	sim_tso_active = 0;
 	if (violation[0])
-		return;		/* the machine is left as it is: reset next */
+		return; /* the machine is left as it is: reset next */
 	/* The stores still buffered reach memory. */
 	for (i = 0; i < NR_CPUS; i++)
 		tso_drain(i);
@@ -814,17 +822,21 @@ check:
 		static char buf[200];
 
 		if (sim_skbs_outstanding()) {
-			snprintf(buf, sizeof(buf), "%lu", sim_skbs_outstanding());
-			violate("packet lost: %s packet(s) neither delivered nor freed after quiescence", buf);
+			snprintf(buf, sizeof(buf), "%lu",
+				 sim_skbs_outstanding());
+			violate("packet lost: %s packet(s) neither delivered nor freed after quiescence",
+				buf);
 		}
 		if (t.warns)
-			violate("WARN: %s", sim_nr_warns ? sim_warns[0].msg : "?");
+			violate("WARN: %s",
+				sim_nr_warns ? sim_warns[0].msg : "?");
 		if (t.pr_warn_once)
 			violate("pr_warn_once: %s", sim_last_pr_warn);
 		if (!sim_lockdep_clean())
 			violate("context checker: %s", sim_lockdep_report());
 		if (IS_ENABLED(CONFIG_PREEMPT_RT) && t.raises_in_smp_call)
-			violate("%s", "RT: softirq raised from SMP-call context");
+			violate("%s",
+				"RT: softirq raised from SMP-call context");
 		if (scn->check && (msg = scn->check()))
 			violate("%s", msg);
 	}
@@ -893,14 +905,17 @@ static bool parse_schedule(const char *str)
 		str = end + 1;
 		want[n][2] = STEP_SWITCH;
 		if (*str == 'i') {
-			c = EXPLORE_MAX_THREADS + (unsigned int)strtoul(str + 1, &end, 10);
+			c = EXPLORE_MAX_THREADS +
+			    (unsigned int)strtoul(str + 1, &end, 10);
 		} else if (*str == 'd') {
-			c = EXP_OPT_DRAIN + (unsigned int)strtoul(str + 1, &end, 10);
+			c = EXP_OPT_DRAIN +
+			    (unsigned int)strtoul(str + 1, &end, 10);
 		} else if (*str == 'p') {
 			c = (unsigned int)strtoul(str + 1, &end, 10);
 			want[n][2] = STEP_PICK;
 		} else if (*str == 'c') {
-			c = EXP_OPT_IPI + (unsigned int)strtoul(str + 1, &end, 10);
+			c = EXP_OPT_IPI +
+			    (unsigned int)strtoul(str + 1, &end, 10);
 		} else if (*str == 'y') {
 			c = 1;
 			end = (char *)str + 1;
@@ -973,9 +988,10 @@ static void print_counterexample(FILE *f)
 	else
 		fprintf(f, "  schedule of scenario %s\n", scn->name);
 	fprintf(f, "  replay: NAPITEST_SCHEDULE='%s/%s'\n", scn->name, sched);
-	fprintf(f, "  each row: where that CPU stopped, about to do the operation at that\n"
-		   "  location (\"A > list.h:N\": a shim's point, reached after tree line A);\n"
-		   "  \"sched:\" rows: a choice of that CPU's scheduler on its way there\n");
+	fprintf(f,
+		"  each row: where that CPU stopped, about to do the operation at that\n"
+		"  location (\"A > list.h:N\": a shim's point, reached after tree line A);\n"
+		"  \"sched:\" rows: a choice of that CPU's scheduler on its way there\n");
 	fprintf(f, "  %-6s", "step");
 	for (i = 0; i < (unsigned int)ncol; i++)
 		fprintf(f, " %-46s", thr[i].a ? thr[i].a->name : "?");
@@ -992,8 +1008,8 @@ static void print_counterexample(FILE *f)
 			break;
 		}
 		if (e->what[0])
-			snprintf(loc, sizeof(loc), "%s%s", e->irq >= 0 ? "IRQ> " : "",
-				 e->what);
+			snprintf(loc, sizeof(loc), "%s%s",
+				 e->irq >= 0 ? "IRQ> " : "", e->what);
 		else if (e->file && strstr(e->file, "/shims/") && e->tree_file)
 			/* A shim's point: name the tree's line it was reached from. */
 			snprintf(loc, sizeof(loc), "%s%s:%d > %s:%d",
@@ -1001,19 +1017,22 @@ static void print_counterexample(FILE *f)
 				 short_path(e->tree_file), e->tree_line,
 				 strrchr(e->file, '/') + 1, e->line);
 		else
-			snprintf(loc, sizeof(loc), "%s%s:%d", e->irq >= 0 ? "IRQ> " : "",
+			snprintf(loc, sizeof(loc), "%s%s:%d",
+				 e->irq >= 0 ? "IRQ> " : "",
 				 short_path(e->file), e->line);
 		fprintf(f, "  %-6u", i);
 		for (c = 0; c < ncol; c++)
 			fprintf(f, " %-46s", c == e->thread ? loc : "");
 		if (s->choice != step_default(s))
-			fprintf(f, " <- %s", step_preempts(s, s->choice) ?
-				"preempted" :
-				s->kind == STEP_SWITCH ? "switch" : "choice");
+			fprintf(f, " <- %s",
+				step_preempts(s, s->choice) ? "preempted" :
+				s->kind == STEP_SWITCH	    ? "switch" :
+							      "choice");
 		fprintf(f, "\n");
 		shown++;
 	}
-	fprintf(f, "  violated: %s\n", violation[0] ? violation : "(none: this schedule is clean)");
+	fprintf(f, "  violated: %s\n",
+		violation[0] ? violation : "(none: this schedule is clean)");
 	/* Whole, before cmocka's failure lines on stderr. */
 	fflush(f);
 }
@@ -1108,19 +1127,22 @@ static void run_scenario(const struct explore_scenario *s,
 	por_skipped = 0;
 	max_schedules = s->max_schedules ? s->max_schedules : 200000;
 	if (getenv("NAPITEST_EXPLORE_SCHEDULES"))
-		max_schedules = strtoul(getenv("NAPITEST_EXPLORE_SCHEDULES"),
-					NULL, 0);
+		max_schedules =
+			strtoul(getenv("NAPITEST_EXPLORE_SCHEDULES"), NULL, 0);
 	if (getenv("NAPITEST_EXPLORE_SECONDS"))
 		printf("  %s: NAPITEST_EXPLORE_SECONDS is ignored: budgets are counted "
-		       "in schedules (NAPITEST_EXPLORE_SCHEDULES)\n", s->name);
+		       "in schedules (NAPITEST_EXPLORE_SCHEDULES)\n",
+		       s->name);
 	seed = getenv("NAPITEST_EXPLORE_SEED") ?
-		strtoul(getenv("NAPITEST_EXPLORE_SEED"), NULL, 0) : 1;
+		       strtoul(getenv("NAPITEST_EXPLORE_SEED"), NULL, 0) :
+		       1;
 	rng = seed;
 	random_mode = false;
 
 	only = getenv("NAPITEST_EXPLORE_ONLY");
 	if (only && *only && strcmp(only, s->name)) {
-		printf("  %s: skipped (NAPITEST_EXPLORE_ONLY=%s)\n", s->name, only);
+		printf("  %s: skipped (NAPITEST_EXPLORE_ONLY=%s)\n", s->name,
+		       only);
 		r->complete = 1;
 		return;
 	}
@@ -1128,7 +1150,8 @@ static void run_scenario(const struct explore_scenario *s,
 		const char *slash = strchr(env, '/');
 		size_t nl = slash ? (size_t)(slash - env) : 0;
 
-		if (slash && (strlen(s->name) != nl || strncmp(env, s->name, nl))) {
+		if (slash &&
+		    (strlen(s->name) != nl || strncmp(env, s->name, nl))) {
 			printf("  %s: skipped (NAPITEST_SCHEDULE names another scenario)\n",
 			       s->name);
 			r->complete = 1;
@@ -1146,7 +1169,8 @@ static void run_scenario(const struct explore_scenario *s,
 		print_counterexample(stdout);
 		if (violation[0]) {
 			r->violations = 1;
-			schedule_string(r->first_schedule, sizeof(r->first_schedule));
+			schedule_string(r->first_schedule,
+					sizeof(r->first_schedule));
 			snprintf(r->first_violation, sizeof(r->first_violation),
 				 "%s", violation);
 		}
@@ -1183,8 +1207,9 @@ static void run_scenario(const struct explore_scenario *s,
 	       "[%.2f s CPU]\n",
 	       s->name, bound, r->schedules - nwalks,
 	       r->complete ? " (exhaustive)" :
-	       r->violations && !all ? " (stopped at the first counterexample)" :
-	       " (INCOMPLETE: schedule budget reached)",
+	       r->violations && !all ?
+			     " (stopped at the first counterexample)" :
+			     " (INCOMPLETE: schedule budget reached)",
 	       nwalks, seed, r->steps, por_skipped, r->violations, r->seconds);
 	if (!r->complete && !r->violations)
 		printf("  %s: INCOMPLETE: the bounded search was not exhausted "

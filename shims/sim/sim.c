@@ -47,7 +47,8 @@ static void seed_reset(void)
 	sim_seed = env ? strtoul(env, NULL, 0) : 0;
 	sim_rng = sim_seed ? sim_seed : 1;
 	if (sim_seed)
-		fprintf(stderr, "napitest: schedule seed %lu (NAPITEST_SEED=%lu)\n",
+		fprintf(stderr,
+			"napitest: schedule seed %lu (NAPITEST_SEED=%lu)\n",
 			sim_seed, sim_seed);
 }
 uintptr_t sim_percpu_offset[NR_CPUS];
@@ -56,7 +57,6 @@ unsigned long volatile jiffies;
 struct sim_warn sim_warns[SIM_MAX_WARNS];
 unsigned int sim_nr_warns;
 char sim_last_pr_warn[256];
-
 
 /* The per-CPU section of the test executable: the template of every
  * DEFINE_PER_CPU() variable (the kernel's .data..percpu). */
@@ -73,7 +73,7 @@ static unsigned long watchdog_steps;
  * CPUs handing work back and forth) fails with a message instead of
  * spinning until CTest's timeout.  Counted at every preemption point.
  */
-#define SIM_WATCHDOG_STEPS	2000000UL
+#define SIM_WATCHDOG_STEPS 2000000UL
 /*
  * The hang watchdog (sim/explore.h): steps (hooks, list and skb-queue
  * operations) between two scheduler points.  The suites' longest stretch
@@ -81,7 +81,7 @@ static unsigned long watchdog_steps;
  * scheduler point runs through 20 million in well under a second of CPU.
  * A budget, not a clock: the verdict is the same on any machine.
  */
-#define SIM_HANG_STEPS		20000000L
+#define SIM_HANG_STEPS 20000000L
 long sim_hang_budget = SIM_HANG_STEPS;
 struct sim_trail sim_trail[SIM_TRAIL];
 unsigned int sim_trail_pos;
@@ -116,9 +116,9 @@ static void watchdog_fail(const char *what)
 
 	sim_hang_budget = SIM_HANG_STEPS;
 	watchdog_steps = 0;
-	snprintf(msg, sizeof(msg), "%s %s:%d (CPU %d, irqs %s, seed %lu)",
-		 what, file, line, sim_cpu_id(),
-		 sim_this()->irqs_off ? "off" : "on", sim_seed);
+	snprintf(msg, sizeof(msg), "%s %s:%d (CPU %d, irqs %s, seed %lu)", what,
+		 file, line, sim_cpu_id(), sim_this()->irqs_off ? "off" : "on",
+		 sim_seed);
 	if (sim_explore_active)
 		sim_bug(file, line, msg);
 	fprintf(stderr, "%s\n", msg);
@@ -130,7 +130,8 @@ void sim_watchdog(void)
 {
 	sim_hang_budget = SIM_HANG_STEPS;
 	if (++watchdog_steps > SIM_WATCHDOG_STEPS)
-		watchdog_fail("watchdog: no quiescence after 2000000 preemption points, last at");
+		watchdog_fail(
+			"watchdog: no quiescence after 2000000 preemption points, last at");
 }
 
 /* The step budget is spent (sim/explore.h). */
@@ -141,9 +142,8 @@ void sim_hang(void)
 static bool globals_saved;
 
 /* setup_per_cpu_areas(): each CPU gets a copy of the template. */
-static void __attribute__((no_sanitize_address)) percpu_copy(char *dst,
-							      const char *src,
-							      size_t n)
+static void __attribute__((no_sanitize_address))
+percpu_copy(char *dst, const char *src, size_t n)
 {
 	size_t i;
 
@@ -166,8 +166,8 @@ static void setup_per_cpu_areas(void)
 		char *copy = percpu_area + cpu * percpu_size;
 
 		percpu_copy(copy, __start_sim_percpu, size);
-		sim_percpu_offset[cpu] = (uintptr_t)copy -
-					 (uintptr_t)__start_sim_percpu;
+		sim_percpu_offset[cpu] =
+			(uintptr_t)copy - (uintptr_t)__start_sim_percpu;
 	}
 }
 
@@ -243,7 +243,8 @@ struct sim_counters sim_total(void)
 	int cpu;
 
 	for (cpu = 0; cpu < NR_CPUS; cpu++) {
-		const unsigned long *src = (const unsigned long *)&sim_cpus[cpu].cnt;
+		const unsigned long *src =
+			(const unsigned long *)&sim_cpus[cpu].cnt;
 
 		for (i = 0; i < n; i++)
 			dst[i] += src[i];
@@ -277,7 +278,8 @@ void sim_rcu_read_unlock(void)
 
 unsigned int sim_rcu_preempt_depth(void)
 {
-	return sim_preempt >= SIM_PREEMPT_FULL ? sim_this()->rcu_read_nesting : 0;
+	return sim_preempt >= SIM_PREEMPT_FULL ? sim_this()->rcu_read_nesting :
+						 0;
 }
 
 const char *sim_tree_path(const char *file)
@@ -301,7 +303,7 @@ const char *sim_tree_path(const char *file)
  * shows it with the test that caused it.  The explorer replays a scenario
  * many times, so a process prints the first SIM_CONSOLE_MAX lines only.
  */
-#define SIM_CONSOLE_MAX	64
+#define SIM_CONSOLE_MAX 64
 static unsigned int console_lines;
 
 static void console(const char *line)
@@ -311,7 +313,8 @@ static void console(const char *line)
 	if (console_lines >= SIM_CONSOLE_MAX)
 		return;
 	if (++console_lines == SIM_CONSOLE_MAX) {
-		fprintf(stderr, "napitest: console: %u lines printed, the rest are not\n",
+		fprintf(stderr,
+			"napitest: console: %u lines printed, the rest are not\n",
 			SIM_CONSOLE_MAX);
 		return;
 	}

@@ -9,7 +9,7 @@
  * Between the simulator's files only.  Each line names the file that
  * defines it (shims/sim/, at the path of the kernel file it stands for).
  */
-#define SIM_MAX_HOTPLUG_THREADS	8
+#define SIM_MAX_HOTPLUG_THREADS 8
 
 /* kernel/sched/core.c */
 void sim_sched_reset(void);
@@ -50,8 +50,10 @@ void sim_skb_reset(void);
 #define fiber_finish(save, bottom, size) \
 	__sanitizer_finish_switch_fiber(save, bottom, size)
 #else
-#define fiber_start(save, bottom, size)	((void)(save), (void)(bottom), (void)(size))
-#define fiber_finish(save, bottom, size) ((void)(save), (void)(bottom), (void)(size))
+#define fiber_start(save, bottom, size) \
+	((void)(save), (void)(bottom), (void)(size))
+#define fiber_finish(save, bottom, size) \
+	((void)(save), (void)(bottom), (void)(size))
 #endif
 
 /*
@@ -99,15 +101,15 @@ static inline void sim_fiber_make(struct sim_fiber *f, void *stack, size_t size,
 #define sim_fiber_switch(from, to) swapcontext(&(from)->uc, &(to)->uc)
 #define sim_fiber_exit(to) setcontext(&(to)->uc)
 #else
-#define sim_fiber_switch(from, to)					\
-	do {								\
-		if (!_setjmp((from)->jb)) {				\
-			(from)->started = true;				\
-			if ((to)->started)				\
-				_longjmp((to)->jb, 1);			\
-			(to)->started = true;				\
-			setcontext(&(to)->uc);				\
-		}							\
+#define sim_fiber_switch(from, to)                     \
+	do {                                           \
+		if (!_setjmp((from)->jb)) {            \
+			(from)->started = true;        \
+			if ((to)->started)             \
+				_longjmp((to)->jb, 1); \
+			(to)->started = true;          \
+			setcontext(&(to)->uc);         \
+		}                                      \
 	} while (0)
 /* The running fiber ends: run to, which switched to it. */
 #define sim_fiber_exit(to) _longjmp((to)->jb, 1)

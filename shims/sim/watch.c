@@ -83,7 +83,7 @@ void sim_watch(const volatile void *addr, size_t size, const char *fmt, ...)
 	va_list ap;
 
 	if (nr_watches == SIM_MAX_WATCHES)
-		return;		/* a description less, not a failure */
+		return; /* a description less, not a failure */
 	w = &watches[nr_watches++];
 	memset(w, 0, sizeof(*w));
 	w->addr = addr;
@@ -127,8 +127,8 @@ static void check(const char *file, int line, int tree, void *pc)
 		w->before_pc = last_pc;
 		w->after_pc = pc;
 		/* Who called the code around the change (its caller's line). */
-		w->depth = pc && !sim_explore_active ?
-			   backtrace(w->stack, 8) : 0;
+		w->depth = pc && !sim_explore_active ? backtrace(w->stack, 8) :
+						       0;
 		w->after.file = NULL;
 		w->pending_after = 1;
 		if (tree) {
@@ -204,7 +204,8 @@ static int pc_sites(void *const *pcs, int n, int ret, const char *sep,
 	for (i = 0; i < n; i++) {
 		Dl_info in;
 
-		if (!pcs[i] || !dladdr(pcs[i], &in) || in.dli_fbase != info.dli_fbase)
+		if (!pcs[i] || !dladdr(pcs[i], &in) ||
+		    in.dli_fbase != info.dli_fbase)
 			continue;
 		snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), " 0x%lx",
 			 (unsigned long)((char *)pcs[i] - (char *)in.dli_fbase -
@@ -240,8 +241,7 @@ static int pc_site(void *pc, char *buf, size_t len)
 	return pc_sites(&pc, 1, 0, "", buf, len);
 }
 
-const char *sim_watch_describe(const volatile void *addr, char *buf,
-			       size_t len)
+const char *sim_watch_describe(const volatile void *addr, char *buf, size_t len)
 {
 	const struct sim_watch *w;
 	char b[300], a[300], chain[400] = "";
@@ -260,18 +260,19 @@ const char *sim_watch_describe(const volatile void *addr, char *buf,
 				 " called from ", chain, sizeof(chain));
 		snprintf(buf, len, "last changed on CPU %d after %s, before %s",
 			 w->cpu, b, chain[0] ? chain : a);
-	}
-	else if (pc_site(w->before_pc, b, sizeof(b)))
+	} else if (pc_site(w->before_pc, b, sizeof(b)))
 		snprintf(buf, len, "last changed on CPU %d at %s", w->cpu, b);
 	else if (w->before.file && w->after.file)
-		snprintf(buf, len, "last changed on CPU %d after %s:%d, before %s:%d",
+		snprintf(buf, len,
+			 "last changed on CPU %d after %s:%d, before %s:%d",
 			 w->cpu, site_name(&w->before), w->before.line,
 			 site_name(&w->after), w->after.line);
 	else if (w->before.file)
-		snprintf(buf, len, "last changed on CPU %d after %s:%d",
-			 w->cpu, site_name(&w->before), w->before.line);
+		snprintf(buf, len, "last changed on CPU %d after %s:%d", w->cpu,
+			 site_name(&w->before), w->before.line);
 	else
-		snprintf(buf, len, "last changed on CPU %d outside the tree's code",
+		snprintf(buf, len,
+			 "last changed on CPU %d outside the tree's code",
 			 w->cpu);
 	return buf;
 }

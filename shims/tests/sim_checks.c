@@ -44,7 +44,7 @@
 
 #include <kernel_prelude.h>
 
-static int site;		/* the line a task's report must name */
+static int site; /* the line a task's report must name */
 
 static int setup(void **state)
 {
@@ -102,7 +102,9 @@ static int resched_in_bh(void *arg)
 static void might_resched_cond_resched_in_bh(void **state)
 {
 	static const enum sim_preempt_model models[] = {
-		SIM_PREEMPT_NONE, SIM_PREEMPT_VOLUNTARY, SIM_PREEMPT_FULL,
+		SIM_PREEMPT_NONE,
+		SIM_PREEMPT_VOLUNTARY,
+		SIM_PREEMPT_FULL,
 		SIM_PREEMPT_RT,
 	};
 	unsigned int i;
@@ -112,7 +114,8 @@ static void might_resched_cond_resched_in_bh(void **state)
 		sim_reset(2);
 		sim_preempt = models[i];
 		run_task(resched_in_bh, false);
-		assert_one_report("BUG: sleeping function called from invalid context at ");
+		assert_one_report(
+			"BUG: sleeping function called from invalid context at ");
 	}
 }
 
@@ -228,7 +231,7 @@ static void rtlock_irqs_or_preempt_off(void **state)
 	(void)state;
 	run_task(lock_irqs_off, false);
 	if (!IS_ENABLED(CONFIG_PREEMPT_RT)) {
-		assert_no_report();	/* spin_lock_irqsave()'s own shape */
+		assert_no_report(); /* spin_lock_irqsave()'s own shape */
 		return;
 	}
 	assert_one_report("sleeping function called from invalid context");
@@ -247,7 +250,8 @@ static void rtlock_in_hardirq(void **state)
 	spin_unlock(&test_lock);
 	sim_hardirq_exit();
 	if (IS_ENABLED(CONFIG_PREEMPT_RT))
-		assert_one_report("sleeping function called from invalid context");
+		assert_one_report(
+			"sleeping function called from invalid context");
 	else
 		assert_no_report();
 }
@@ -333,7 +337,8 @@ static void debug_preempt_unbound_kthread_reported(void **state)
 {
 	(void)state;
 	run_task(use_this_cpu_ptr, false);
-	assert_one_report("BUG: using smp_processor_id() in preemptible [00000000] code: unbound/");
+	assert_one_report(
+		"BUG: using smp_processor_id() in preemptible [00000000] code: unbound/");
 }
 
 static void debug_preempt_bound_kthread_not_reported(void **state)
@@ -373,7 +378,8 @@ static void debug_preempt_only_unprotected_use_reported(void **state)
 {
 	(void)state;
 	run_task(use_this_cpu_ops, false);
-	assert_one_report("BUG: using __this_cpu_read() in preemptible [00000000] code: unbound/");
+	assert_one_report(
+		"BUG: using __this_cpu_read() in preemptible [00000000] code: unbound/");
 }
 
 /* ---- lockdep ---- */
@@ -409,7 +415,8 @@ static void lockdep_hardirq_then_irqs_on(void **state)
 		snprintf(want, sizeof(want), "sim_checks.c:%d", first);
 		assert_non_null(strstr(sim_lockdep_report(), want));
 	}
-	assert_non_null(strstr(sim_lockdep_report(), "{IN-HARDIRQ-W} -> {HARDIRQ-ON-W}"));
+	assert_non_null(strstr(sim_lockdep_report(),
+			       "{IN-HARDIRQ-W} -> {HARDIRQ-ON-W}"));
 }
 
 static void lockdep_irqs_off_everywhere_clean(void **state)
@@ -483,8 +490,8 @@ static void rearm(void)
 	if (rearm_ticks)
 		sim_tick(sim_cpu_id());
 	if (rearm_wakes && !rearm_waker) {
-		rearm_waker = sim_task_create(sleeper, NULL, sim_cpu_id(),
-					      "woken");
+		rearm_waker =
+			sim_task_create(sleeper, NULL, sim_cpu_id(), "woken");
 		wake_up_process(rearm_waker);
 	}
 	local_irq_disable();
@@ -503,10 +510,10 @@ static unsigned int run_rearming_loop(bool ticks, bool wakes)
 {
 	struct task_struct *ksd = per_cpu(ksoftirqd, 0);
 
-	sim_run_cpu(0, 100);		/* the boot threads go to sleep */
+	sim_run_cpu(0, 100); /* the boot threads go to sleep */
 	assert_false(need_resched());
-	softirq_vec[TIMER_SOFTIRQ].action =
-		__builtin_choose_expr(SOFTIRQ_HANDLER_TAKES_VOID, rearm, rearm_h);
+	softirq_vec[TIMER_SOFTIRQ].action = __builtin_choose_expr(
+		SOFTIRQ_HANDLER_TAKES_VOID, rearm, rearm_h);
 	rearm_runs = 0;
 	rearm_ticks = ticks;
 	rearm_wakes = wakes;
@@ -661,7 +668,7 @@ static void ipi_remote_wakeup_queued_unless_rt(void **state)
  * ipi_x CPU 1's program leaves visible with IRQs on (0 and 2), never 1.
  */
 static int ipi_x;
-static unsigned int ipi_seen;		/* bit v: the callback saw ipi_x == v */
+static unsigned int ipi_seen; /* bit v: the callback saw ipi_x == v */
 
 static void ipi_x_fn(void *info)
 {
@@ -712,9 +719,10 @@ static void ipi_explorer_delivers_where_irqs_on(void **state)
 	assert_true(r.complete);
 	assert_int_equal(r.violations, 0);
 	if (ipi_seen != (1u << 0 | 1u << 2 | 1u << 3))
-		fail_msg("the IPI's callback saw ipi_x in {%s%s%s%s}, expected {0, 2, 3}",
-			 ipi_seen & 1 ? " 0" : "", ipi_seen & 2 ? " 1" : "",
-			 ipi_seen & 4 ? " 2" : "", ipi_seen & 8 ? " 3" : "");
+		fail_msg(
+			"the IPI's callback saw ipi_x in {%s%s%s%s}, expected {0, 2, 3}",
+			ipi_seen & 1 ? " 0" : "", ipi_seen & 2 ? " 1" : "",
+			ipi_seen & 4 ? " 2" : "", ipi_seen & 8 ? " 3" : "");
 }
 
 /* ---- preempt_points ---- */
@@ -753,12 +761,12 @@ static int pp_task_a(void *arg)
 
 	(void)arg;
 	pp_mark('1');
-	wake_up_process(pp_b);		/* end of try_to_wake_up() */
+	wake_up_process(pp_b); /* end of try_to_wake_up() */
 	pp_mark('2');
 	preempt_disable();
 	wake_up_process(pp_b);
 	pp_mark('3');
-	preempt_enable();		/* reaching zero */
+	preempt_enable(); /* reaching zero */
 	pp_mark('4');
 	spin_lock_irqsave(&pp_lock, flags);
 	wake_up_process(pp_b);
@@ -769,7 +777,7 @@ static int pp_task_a(void *arg)
 	wake_up_process(pp_b);
 	pp_mark('7');
 	local_irq_enable();
-	sim_tick(1);			/* the tick's interrupt return */
+	sim_tick(1); /* the tick's interrupt return */
 	pp_mark('8');
 	pp_done = true;
 	wake_up_process(pp_b);
@@ -789,7 +797,7 @@ static void preempt_points_where_the_kernel_has_them(void **state)
 	pp_b = sim_task_create(pp_task_b, NULL, 1, "pp_b");
 	a = sim_task_create(pp_task_a, NULL, 1, "pp_a");
 	wake_up_process(pp_b);
-	sim_run_cpu(1, 2);		/* B runs once and sleeps */
+	sim_run_cpu(1, 2); /* B runs once and sleeps */
 	wake_up_process(a);
 	sim_run_cpu(1, 100);
 	assert_true(a->exited);
@@ -800,7 +808,7 @@ static void preempt_points_where_the_kernel_has_them(void **state)
 /* ---- migration ---- */
 
 static struct task_struct *mig_task;
-static unsigned int mig_ran_on;		/* bit cpu: the task ran there */
+static unsigned int mig_ran_on; /* bit cpu: the task ran there */
 static bool mig_bound;
 
 static int mig_fn(void *arg)
@@ -861,30 +869,46 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(might_resched_cond_resched_in_bh, setup),
-		cmocka_unit_test_setup(might_resched_cond_resched_in_rcu_reader, setup),
-		cmocka_unit_test_setup(might_resched_might_sleep_irqs_off, setup),
-		cmocka_unit_test_setup(might_resched_clean_task_not_reported, setup),
+		cmocka_unit_test_setup(might_resched_cond_resched_in_rcu_reader,
+				       setup),
+		cmocka_unit_test_setup(might_resched_might_sleep_irqs_off,
+				       setup),
+		cmocka_unit_test_setup(might_resched_clean_task_not_reported,
+				       setup),
 		cmocka_unit_test_setup(schedule_while_atomic, setup),
 		cmocka_unit_test_setup(rtlock_irqs_or_preempt_off, setup),
 		cmocka_unit_test_setup(rtlock_in_hardirq, setup),
 		cmocka_unit_test_setup(rtlock_nests_in_bh_and_rcu, setup),
-		cmocka_unit_test_setup(rt_bh_is_rcu_reader_without_migration, setup),
-		cmocka_unit_test_setup(debug_preempt_unbound_kthread_reported, setup),
-		cmocka_unit_test_setup(debug_preempt_bound_kthread_not_reported, setup),
-		cmocka_unit_test_setup(debug_preempt_only_unprotected_use_reported, setup),
+		cmocka_unit_test_setup(rt_bh_is_rcu_reader_without_migration,
+				       setup),
+		cmocka_unit_test_setup(debug_preempt_unbound_kthread_reported,
+				       setup),
+		cmocka_unit_test_setup(debug_preempt_bound_kthread_not_reported,
+				       setup),
+		cmocka_unit_test_setup(
+			debug_preempt_only_unprotected_use_reported, setup),
 		cmocka_unit_test_setup(lockdep_hardirq_then_irqs_on, setup),
-		cmocka_unit_test_setup(lockdep_irqs_off_everywhere_clean, setup),
-		cmocka_unit_test_setup(list_debug_double_add_reported_at_call_site, setup),
-		cmocka_unit_test_setup(list_debug_double_del_reported_at_call_site, setup),
+		cmocka_unit_test_setup(lockdep_irqs_off_everywhere_clean,
+				       setup),
+		cmocka_unit_test_setup(
+			list_debug_double_add_reported_at_call_site, setup),
+		cmocka_unit_test_setup(
+			list_debug_double_del_reported_at_call_site, setup),
 		cmocka_unit_test_setup(softirq_exits_after_max_restart, setup),
-		cmocka_unit_test_setup(softirq_exits_after_max_softirq_time, setup),
+		cmocka_unit_test_setup(softirq_exits_after_max_softirq_time,
+				       setup),
 		cmocka_unit_test_setup(softirq_exits_at_need_resched, setup),
 		cmocka_unit_test_setup(ipi_polling_idle_cpu_gets_none, setup),
-		cmocka_unit_test_setup(ipi_halted_idle_cpu_gets_one_per_empty_queue, setup),
-		cmocka_unit_test_setup(ipi_remote_wakeup_queued_unless_rt, setup),
-		cmocka_unit_test_setup(ipi_explorer_delivers_where_irqs_on, setup),
-		cmocka_unit_test_setup(preempt_points_where_the_kernel_has_them, setup),
-		cmocka_unit_test_setup(migration_unbound_kthread_any_cpu_bound_never, setup),
+		cmocka_unit_test_setup(
+			ipi_halted_idle_cpu_gets_one_per_empty_queue, setup),
+		cmocka_unit_test_setup(ipi_remote_wakeup_queued_unless_rt,
+				       setup),
+		cmocka_unit_test_setup(ipi_explorer_delivers_where_irqs_on,
+				       setup),
+		cmocka_unit_test_setup(preempt_points_where_the_kernel_has_them,
+				       setup),
+		cmocka_unit_test_setup(
+			migration_unbound_kthread_any_cpu_bound_never, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -48,9 +48,9 @@ static void __attribute__((constructor)) napitest_line_buffered(void)
  * use the variables' names.
  */
 #if EXTRACTED_HAVE_net_hotdata
-#define netdev_budget		net_hotdata.netdev_budget
-#define netdev_max_backlog	net_hotdata.max_backlog
-#define sysctl_skb_defer_max	net_hotdata.sysctl_skb_defer_max
+#define netdev_budget net_hotdata.netdev_budget
+#define netdev_max_backlog net_hotdata.max_backlog
+#define sysctl_skb_defer_max net_hotdata.sysctl_skb_defer_max
 #endif
 
 /*
@@ -83,11 +83,11 @@ static inline unsigned int napitest_read_uint(const unsigned int *v)
  * A tree without a definition the test needs fails the test, naming what
  * is missing: on base, tests of what the series adds fail rather than skip.
  */
-#define require_definition(name)					\
-	do {								\
-		if (!EXTRACTED_HAVE_##name)				\
-			fail_msg("%s() is not in this tree (%s)",	\
-				 #name, EXTRACTED_TREE);		\
+#define require_definition(name)                                         \
+	do {                                                             \
+		if (!EXTRACTED_HAVE_##name)                              \
+			fail_msg("%s() is not in this tree (%s)", #name, \
+				 EXTRACTED_TREE);                        \
 	} while (0)
 
 /*
@@ -101,14 +101,14 @@ static inline bool napitest_linked(const void *addr)
 	return addr != NULL;
 }
 
-#define require_linked_definition(name)					\
-	do {								\
-		require_definition(name);				\
-		if (!napitest_linked(&name))				\
-			fail_msg("%s() is not in this tree in this "	\
-				 "configuration (%s): the tree's #if "	\
-				 "around it leaves it out",		\
-				 #name, EXTRACTED_TREE);		\
+#define require_linked_definition(name)                                \
+	do {                                                           \
+		require_definition(name);                              \
+		if (!napitest_linked(&name))                           \
+			fail_msg("%s() is not in this tree in this "   \
+				 "configuration (%s): the tree's #if " \
+				 "around it leaves it out",            \
+				 #name, EXTRACTED_TREE);               \
 	} while (0)
 
 #if EXTRACTED_HAVE_setup_backlog_napi_threads
@@ -136,9 +136,10 @@ static inline void napitest_watch_cpus(unsigned int nr_cpus)
 		sim_watch(&c->net_rx_raises, sizeof(c->net_rx_raises),
 			  "NET_RX raises on CPU %u", cpu);
 		sim_watch(&c->raises_in_smp_call, sizeof(c->raises_in_smp_call),
-			  "softirq raises from SMP-call context on CPU %u", cpu);
-		sim_watch(&c->wakeups, sizeof(c->wakeups),
-			  "wakeups on CPU %u", cpu);
+			  "softirq raises from SMP-call context on CPU %u",
+			  cpu);
+		sim_watch(&c->wakeups, sizeof(c->wakeups), "wakeups on CPU %u",
+			  cpu);
 		sim_watch(&c->csd_run, sizeof(c->csd_run),
 			  "csd callbacks run on CPU %u", cpu);
 		sim_watch(&c->warns, sizeof(c->warns), "WARNs on CPU %u", cpu);
@@ -157,7 +158,7 @@ static inline void napitest_boot(unsigned int nr_cpus)
 #if EXTRACTED_HAVE_setup_backlog_napi_threads && !defined(CONFIG_PREEMPT_RT)
 	if (NAPITEST_BACKLOG_THREADS) {
 		require_linked_definition(setup_backlog_napi_threads);
-		setup_backlog_napi_threads(NULL);	/* thread_backlog_napi */
+		setup_backlog_napi_threads(NULL); /* thread_backlog_napi */
 	}
 #endif
 	assert_int_equal(net_dev_init(), 0);
@@ -185,10 +186,9 @@ static inline void napitest_napi_init(struct napi_struct *n,
  * dev_set_threaded(dev, true).  The thread runs until it sleeps in
  * napi_thread_wait().
  */
-static inline void napitest_threaded_napi(struct napi_struct *napi,
-					  struct net_device *dev,
-					  int (*poll)(struct napi_struct *, int),
-					  int cpu)
+static inline void
+napitest_threaded_napi(struct napi_struct *napi, struct net_device *dev,
+		       int (*poll)(struct napi_struct *, int), int cpu)
 {
 	int prev;
 
@@ -256,16 +256,26 @@ static inline void napitest_report(void)
 static inline const char *napitest_state_bit_name(int bit)
 {
 	switch (bit) {
-	case NAPI_STATE_SCHED:		return "NAPI_STATE_SCHED";
-	case NAPI_STATE_MISSED:		return "NAPI_STATE_MISSED";
-	case NAPI_STATE_DISABLE:	return "NAPI_STATE_DISABLE";
-	case NAPI_STATE_NPSVC:		return "NAPI_STATE_NPSVC";
-	case NAPI_STATE_LISTED:		return "NAPI_STATE_LISTED";
-	case NAPI_STATE_NO_BUSY_POLL:	return "NAPI_STATE_NO_BUSY_POLL";
-	case NAPI_STATE_IN_BUSY_POLL:	return "NAPI_STATE_IN_BUSY_POLL";
-	case NAPI_STATE_PREFER_BUSY_POLL: return "NAPI_STATE_PREFER_BUSY_POLL";
-	case NAPI_STATE_THREADED:	return "NAPI_STATE_THREADED";
-	case NAPI_STATE_SCHED_THREADED:	return "NAPI_STATE_SCHED_THREADED";
+	case NAPI_STATE_SCHED:
+		return "NAPI_STATE_SCHED";
+	case NAPI_STATE_MISSED:
+		return "NAPI_STATE_MISSED";
+	case NAPI_STATE_DISABLE:
+		return "NAPI_STATE_DISABLE";
+	case NAPI_STATE_NPSVC:
+		return "NAPI_STATE_NPSVC";
+	case NAPI_STATE_LISTED:
+		return "NAPI_STATE_LISTED";
+	case NAPI_STATE_NO_BUSY_POLL:
+		return "NAPI_STATE_NO_BUSY_POLL";
+	case NAPI_STATE_IN_BUSY_POLL:
+		return "NAPI_STATE_IN_BUSY_POLL";
+	case NAPI_STATE_PREFER_BUSY_POLL:
+		return "NAPI_STATE_PREFER_BUSY_POLL";
+	case NAPI_STATE_THREADED:
+		return "NAPI_STATE_THREADED";
+	case NAPI_STATE_SCHED_THREADED:
+		return "NAPI_STATE_SCHED_THREADED";
 	}
 	return "NAPI_STATE_?";
 }
@@ -282,7 +292,7 @@ static inline const char *napitest_state_names(unsigned long state, char *buf,
 		if (state & BIT(bit))
 			n += snprintf(buf + n, len - n, "%s%s", n ? "|" : "",
 				      napitest_state_bit_name(bit) +
-				      strlen("NAPI_STATE_"));
+					      strlen("NAPI_STATE_"));
 	if (!n)
 		snprintf(buf, len, "none");
 	return buf;
@@ -319,11 +329,11 @@ static inline void napitest_assert_state_bit(const struct napi_struct *napi,
 }
 
 /* The bit (NAPI_STATE_SCHED...) of napi's state is set / clear. */
-#define assert_napi_state_set(napi, bit)				\
+#define assert_napi_state_set(napi, bit) \
 	napitest_assert_state_bit(napi, bit, true, __FILE__, __LINE__)
-#define assert_napi_state_clear(napi, bit)				\
+#define assert_napi_state_clear(napi, bit) \
 	napitest_assert_state_bit(napi, bit, false, __FILE__, __LINE__)
-#define assert_napi_state(napi, bit, expect)				\
+#define assert_napi_state(napi, bit, expect) \
 	napitest_assert_state_bit(napi, bit, !!(expect), __FILE__, __LINE__)
 
 static inline void napitest_assert_defer_list(int cpu, bool empty,
@@ -341,9 +351,9 @@ static inline void napitest_assert_defer_list(int cpu, bool empty,
 	_fail(file, line);
 }
 
-#define assert_defer_list_empty(cpu)					\
+#define assert_defer_list_empty(cpu) \
 	napitest_assert_defer_list(cpu, true, __FILE__, __LINE__)
-#define assert_defer_list_not_empty(cpu)				\
+#define assert_defer_list_not_empty(cpu) \
 	napitest_assert_defer_list(cpu, false, __FILE__, __LINE__)
 
 /* What a simulator counter counts, for one that is not watched. */
@@ -384,33 +394,38 @@ static inline void napitest_assert_count(int cpu, const unsigned long *field,
 	sim_watch_sync();
 	w = sim_watch_of(field);
 	if (w)
-		print_error("ERROR: %lu %s%s, expected %lu (%s)\n", *field - base,
-			    w->what, delta ? " in this step" : "", expect,
+		print_error("ERROR: %lu %s%s, expected %lu (%s)\n",
+			    *field - base, w->what,
+			    delta ? " in this step" : "", expect,
 			    sim_watch_describe(field, where, sizeof(where)));
 	else
-		print_error("ERROR: %lu %s on CPU %d%s, expected %lu\n", *field - base,
-			    napitest_counter_name(name), cpu,
+		print_error("ERROR: %lu %s on CPU %d%s, expected %lu\n",
+			    *field - base, napitest_counter_name(name), cpu,
 			    delta ? " in this step" : "", expect);
 	_fail(file, line);
 }
 
-#define assert_cpu_count(cpu, field, expect)				\
-	napitest_assert_count(cpu, &sim_cpus[cpu].cnt.field, #field, 0,	\
-			      (unsigned long)(expect), false, __FILE__,	\
+#define assert_cpu_count(cpu, field, expect)                            \
+	napitest_assert_count(cpu, &sim_cpus[cpu].cnt.field, #field, 0, \
+			      (unsigned long)(expect), false, __FILE__, \
 			      __LINE__)
 /* The counter grew by expect since it read base. */
-#define assert_cpu_count_delta(cpu, field, base, expect)		\
-	napitest_assert_count(cpu, &sim_cpus[cpu].cnt.field, #field,	\
+#define assert_cpu_count_delta(cpu, field, base, expect)                      \
+	napitest_assert_count(cpu, &sim_cpus[cpu].cnt.field, #field,          \
 			      (unsigned long)(base), (unsigned long)(expect), \
 			      true, __FILE__, __LINE__)
 
 static inline const char *napitest_task_state_name(unsigned int state)
 {
 	switch (state) {
-	case TASK_RUNNING:		return "TASK_RUNNING";
-	case TASK_INTERRUPTIBLE:	return "TASK_INTERRUPTIBLE";
-	case TASK_PARKED:		return "TASK_PARKED";
-	case TASK_WAKING:		return "TASK_WAKING";
+	case TASK_RUNNING:
+		return "TASK_RUNNING";
+	case TASK_INTERRUPTIBLE:
+		return "TASK_INTERRUPTIBLE";
+	case TASK_PARKED:
+		return "TASK_PARKED";
+	case TASK_WAKING:
+		return "TASK_WAKING";
 	}
 	return "TASK_?";
 }
@@ -430,7 +445,7 @@ static inline void napitest_assert_task_state(const struct task_struct *t,
 }
 
 /* A kthread's __state (TASK_RUNNING, TASK_INTERRUPTIBLE, TASK_PARKED). */
-#define assert_task_state(t, expect)					\
+#define assert_task_state(t, expect) \
 	napitest_assert_task_state(t, expect, __FILE__, __LINE__)
 
 static inline void napitest_assert_poll_list(int cpu, bool empty,
@@ -442,29 +457,32 @@ static inline void napitest_assert_poll_list(int cpu, bool empty,
 	if (list_empty(&sd->poll_list) == empty)
 		return;
 	if (empty)
-		print_error("ERROR: sd->poll_list of CPU %d not empty: %s on it\n", cpu,
-			    napitest_napi_name(list_first_entry(&sd->poll_list,
-						struct napi_struct, poll_list),
-					       name, sizeof(name)));
+		print_error(
+			"ERROR: sd->poll_list of CPU %d not empty: %s on it\n",
+			cpu,
+			napitest_napi_name(list_first_entry(&sd->poll_list,
+							    struct napi_struct,
+							    poll_list),
+					   name, sizeof(name)));
 	else
 		print_error("ERROR: sd->poll_list of CPU %d empty\n", cpu);
 	_fail(file, line);
 }
 
-#define assert_poll_list_empty(cpu)					\
+#define assert_poll_list_empty(cpu) \
 	napitest_assert_poll_list(cpu, true, __FILE__, __LINE__)
-#define assert_poll_list_not_empty(cpu)				\
+#define assert_poll_list_not_empty(cpu) \
 	napitest_assert_poll_list(cpu, false, __FILE__, __LINE__)
 
 /* No WARN on any CPU; a failure names the first one and where it fired. */
-#define assert_no_warn()						\
-	do {								\
-		if (sim_total().warns) {				\
-			napitest_report();				\
-			fail_msg("%lu WARN(s), the first: %s",		\
-				 sim_total().warns,			\
-				 sim_nr_warns ? sim_warns[0].msg : "?");	\
-		}							\
+#define assert_no_warn()                                                 \
+	do {                                                             \
+		if (sim_total().warns) {                                 \
+			napitest_report();                               \
+			fail_msg("%lu WARN(s), the first: %s",           \
+				 sim_total().warns,                      \
+				 sim_nr_warns ? sim_warns[0].msg : "?"); \
+		}                                                        \
 	} while (0)
 
 #endif

@@ -15,32 +15,47 @@
  * barriers on x86; a release store drains too (stronger than x86, which
  * only keeps it behind the older stores).
  */
-#define smp_mb()		(__EXPLORE_TSO_MB(), __atomic_thread_fence(__ATOMIC_SEQ_CST))
-#define smp_rmb()		__atomic_thread_fence(__ATOMIC_ACQUIRE)
-#define smp_wmb()		__atomic_thread_fence(__ATOMIC_RELEASE)
-#define smp_mb__before_atomic()	smp_mb()
-#define smp_mb__after_atomic()	smp_mb()
-#define smp_store_release(p, v)	do { __EXPLORE_HOOK(); __EXPLORE_TSO_MB(); __atomic_store_n(p, v, __ATOMIC_RELEASE); } while (0)
-#define smp_load_acquire(p)	(__EXPLORE_HOOK(),				\
-	__atomic_load_n((__typeof__(p))__EXPLORE_TSO_SRC(p, sizeof(*(p))),	\
-			__ATOMIC_ACQUIRE))
+#define smp_mb() (__EXPLORE_TSO_MB(), __atomic_thread_fence(__ATOMIC_SEQ_CST))
+#define smp_rmb() __atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define smp_wmb() __atomic_thread_fence(__ATOMIC_RELEASE)
+#define smp_mb__before_atomic() smp_mb()
+#define smp_mb__after_atomic() smp_mb()
+#define smp_store_release(p, v)                           \
+	do {                                              \
+		__EXPLORE_HOOK();                         \
+		__EXPLORE_TSO_MB();                       \
+		__atomic_store_n(p, v, __ATOMIC_RELEASE); \
+	} while (0)
+#define smp_load_acquire(p)                                                 \
+	(__EXPLORE_HOOK(),                                                  \
+	 __atomic_load_n((__typeof__(p))__EXPLORE_TSO_SRC(p, sizeof(*(p))), \
+			 __ATOMIC_ACQUIRE))
 
-#define cmpxchg(ptr, old, new) ({					\
-	__typeof__(*(ptr)) __old = (old);				\
-	__EXPLORE_HOOK();						\
-	__EXPLORE_TSO_MB();						\
-	__atomic_compare_exchange_n(ptr, &__old, new, false,		\
-				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);\
-	__old;								\
-})
-#define try_cmpxchg(ptr, pold, new)					\
-	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), __atomic_compare_exchange_n(ptr, pold, new, false,		\
-				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
-#define xchg(ptr, v)		(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), __atomic_exchange_n(ptr, v, __ATOMIC_SEQ_CST))
+#define cmpxchg(ptr, old, new)                                       \
+	({                                                           \
+		__typeof__(*(ptr)) __old = (old);                    \
+		__EXPLORE_HOOK();                                    \
+		__EXPLORE_TSO_MB();                                  \
+		__atomic_compare_exchange_n(ptr, &__old, new, false, \
+					    __ATOMIC_SEQ_CST,        \
+					    __ATOMIC_SEQ_CST);       \
+		__old;                                               \
+	})
+#define try_cmpxchg(ptr, pold, new)                                           \
+	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(),                                \
+	 __atomic_compare_exchange_n(ptr, pold, new, false, __ATOMIC_SEQ_CST, \
+				     __ATOMIC_SEQ_CST))
+#define xchg(ptr, v)                           \
+	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), \
+	 __atomic_exchange_n(ptr, v, __ATOMIC_SEQ_CST))
 
-#define atomic_read(v)		READ_ONCE((v)->counter)
-#define atomic_set(v, i)	WRITE_ONCE((v)->counter, (i))
-#define atomic_inc(v)		(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), __atomic_fetch_add(&(v)->counter, 1, __ATOMIC_SEQ_CST))
-#define atomic_dec(v)		(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), __atomic_fetch_sub(&(v)->counter, 1, __ATOMIC_SEQ_CST))
+#define atomic_read(v) READ_ONCE((v)->counter)
+#define atomic_set(v, i) WRITE_ONCE((v)->counter, (i))
+#define atomic_inc(v)                          \
+	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), \
+	 __atomic_fetch_add(&(v)->counter, 1, __ATOMIC_SEQ_CST))
+#define atomic_dec(v)                          \
+	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), \
+	 __atomic_fetch_sub(&(v)->counter, 1, __ATOMIC_SEQ_CST))
 
 #endif

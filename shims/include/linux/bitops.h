@@ -10,10 +10,10 @@
 #include <linux/types.h>
 #include <sim/explore.h>
 
-#define BITS_PER_LONG	(8 * (int)sizeof(long))
-#define BIT(nr)		(1UL << (nr))
-#define BIT_MASK(nr)	(1UL << ((nr) % BITS_PER_LONG))
-#define BIT_WORD(nr)	((nr) / BITS_PER_LONG)
+#define BITS_PER_LONG (8 * (int)sizeof(long))
+#define BIT(nr) (1UL << (nr))
+#define BIT_MASK(nr) (1UL << ((nr) % BITS_PER_LONG))
+#define BIT_WORD(nr) ((nr) / BITS_PER_LONG)
 
 static inline void sim_set_bit(long nr, volatile unsigned long *addr)
 {
@@ -22,19 +22,22 @@ static inline void sim_set_bit(long nr, volatile unsigned long *addr)
 
 static inline void sim_clear_bit(long nr, volatile unsigned long *addr)
 {
-	__atomic_fetch_and(addr + BIT_WORD(nr), ~BIT_MASK(nr), __ATOMIC_RELAXED);
+	__atomic_fetch_and(addr + BIT_WORD(nr), ~BIT_MASK(nr),
+			   __ATOMIC_RELAXED);
 }
 
 static inline bool sim_test_and_set_bit(long nr, volatile unsigned long *addr)
 {
 	return __atomic_fetch_or(addr + BIT_WORD(nr), BIT_MASK(nr),
-				 __ATOMIC_SEQ_CST) & BIT_MASK(nr);
+				 __ATOMIC_SEQ_CST) &
+	       BIT_MASK(nr);
 }
 
 static inline bool sim_test_and_clear_bit(long nr, volatile unsigned long *addr)
 {
 	return __atomic_fetch_and(addr + BIT_WORD(nr), ~BIT_MASK(nr),
-				  __ATOMIC_SEQ_CST) & BIT_MASK(nr);
+				  __ATOMIC_SEQ_CST) &
+	       BIT_MASK(nr);
 }
 
 static inline void sim___set_bit(long nr, volatile unsigned long *addr)
@@ -78,7 +81,8 @@ static inline bool sim_test_and_change_bit(long nr,
 					   volatile unsigned long *addr)
 {
 	return __atomic_fetch_xor(addr + BIT_WORD(nr), BIT_MASK(nr),
-				  __ATOMIC_SEQ_CST) & BIT_MASK(nr);
+				  __ATOMIC_SEQ_CST) &
+	       BIT_MASK(nr);
 }
 
 /* The _lock/_unlock variants: acquire and release ordering. */
@@ -86,7 +90,8 @@ static inline bool sim_test_and_set_bit_lock(long nr,
 					     volatile unsigned long *addr)
 {
 	return __atomic_fetch_or(addr + BIT_WORD(nr), BIT_MASK(nr),
-				 __ATOMIC_ACQUIRE) & BIT_MASK(nr);
+				 __ATOMIC_ACQUIRE) &
+	       BIT_MASK(nr);
 }
 
 static inline void sim_clear_bit_unlock(long nr, volatile unsigned long *addr)
@@ -107,24 +112,41 @@ static inline bool sim_test_bit(long nr, const volatile unsigned long *addr)
  * the atomic ones are locked instructions; the __ ones write memory
  * directly, and must not pass the stores still buffered.
  */
-#define set_bit(nr, addr)		(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim_set_bit(nr, addr))
-#define clear_bit(nr, addr)		(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim_clear_bit(nr, addr))
-#define test_and_set_bit(nr, addr)	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim_test_and_set_bit(nr, addr))
-#define test_and_clear_bit(nr, addr)	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim_test_and_clear_bit(nr, addr))
-#define __set_bit(nr, addr)		(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim___set_bit(nr, addr))
-#define __clear_bit(nr, addr)		(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim___clear_bit(nr, addr))
-#define __test_and_set_bit(nr, addr)	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim___test_and_set_bit(nr, addr))
-#define __test_and_clear_bit(nr, addr)	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim___test_and_clear_bit(nr, addr))
-#define change_bit(nr, addr)		(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim_change_bit(nr, addr))
-#define __change_bit(nr, addr)		(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim___change_bit(nr, addr))
-#define test_and_change_bit(nr, addr)	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim_test_and_change_bit(nr, addr))
-#define test_and_set_bit_lock(nr, addr)	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim_test_and_set_bit_lock(nr, addr))
-#define clear_bit_unlock(nr, addr)	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim_clear_bit_unlock(nr, addr))
-#define __clear_bit_unlock(nr, addr)	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim_clear_bit_unlock(nr, addr))
-#define test_bit(nr, addr)		(__EXPLORE_HOOK(), sim_test_bit(nr, addr))
+#define set_bit(nr, addr) \
+	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim_set_bit(nr, addr))
+#define clear_bit(nr, addr) \
+	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim_clear_bit(nr, addr))
+#define test_and_set_bit(nr, addr) \
+	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim_test_and_set_bit(nr, addr))
+#define test_and_clear_bit(nr, addr) \
+	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim_test_and_clear_bit(nr, addr))
+#define __set_bit(nr, addr) \
+	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim___set_bit(nr, addr))
+#define __clear_bit(nr, addr) \
+	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim___clear_bit(nr, addr))
+#define __test_and_set_bit(nr, addr) \
+	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim___test_and_set_bit(nr, addr))
+#define __test_and_clear_bit(nr, addr)         \
+	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), \
+	 sim___test_and_clear_bit(nr, addr))
+#define change_bit(nr, addr) \
+	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim_change_bit(nr, addr))
+#define __change_bit(nr, addr) \
+	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim___change_bit(nr, addr))
+#define test_and_change_bit(nr, addr)          \
+	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), \
+	 sim_test_and_change_bit(nr, addr))
+#define test_and_set_bit_lock(nr, addr)        \
+	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), \
+	 sim_test_and_set_bit_lock(nr, addr))
+#define clear_bit_unlock(nr, addr) \
+	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim_clear_bit_unlock(nr, addr))
+#define __clear_bit_unlock(nr, addr) \
+	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), sim_clear_bit_unlock(nr, addr))
+#define test_bit(nr, addr) (__EXPLORE_HOOK(), sim_test_bit(nr, addr))
 
-#define BITS_PER_BYTE		8
-#define BITS_TO_LONGS(nr)	(((nr) + BITS_PER_LONG - 1) / BITS_PER_LONG)
+#define BITS_PER_BYTE 8
+#define BITS_TO_LONGS(nr) (((nr) + BITS_PER_LONG - 1) / BITS_PER_LONG)
 
 /* asm/bitops.h's bit searches in one word (__ffs/__fls: word != 0). */
 static inline unsigned long __ffs(unsigned long word)

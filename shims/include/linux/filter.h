@@ -45,6 +45,9 @@ static inline struct bpf_net_context *bpf_net_ctx_get(void)
 }
 
 /* include/linux/filter.h: no XDP program, so no map to flush. */
-#define xdp_do_check_flushed(napi)	do { (void)(napi); } while (0)
+#define xdp_do_check_flushed(napi) \
+	do {                       \
+		(void)(napi);      \
+	} while (0)
 
 #endif

@@ -11,12 +11,12 @@
 #include <linux/types.h>
 
 struct hrtimer {
-	bool armed;		/* started and not cancelled since */
-	ktime_t expires;	/* the relative expiry it was started with */
-	unsigned long starts;	/* hrtimer_start() calls */
+	bool armed; /* started and not cancelled since */
+	ktime_t expires; /* the relative expiry it was started with */
+	unsigned long starts; /* hrtimer_start() calls */
 };
 enum hrtimer_mode { HRTIMER_MODE_REL_PINNED };
-#define ns_to_ktime(ns)			((ktime_t)(ns))
+#define ns_to_ktime(ns) ((ktime_t)(ns))
 
 static inline void hrtimer_start(struct hrtimer *timer, ktime_t tim,
 				 enum hrtimer_mode mode)

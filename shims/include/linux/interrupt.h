@@ -33,8 +33,8 @@ enum
  */
 struct softirq_action;
 
-#define local_softirq_pending()		(sim_this()->softirq_pending)
-#define set_softirq_pending(x)		(sim_this()->softirq_pending = (x))
+#define local_softirq_pending() (sim_this()->softirq_pending)
+#define set_softirq_pending(x) (sim_this()->softirq_pending = (x))
 /* or_softirq_pending(): also where raises are counted. */
 void or_softirq_pending(unsigned long bits);
 
@@ -42,7 +42,7 @@ void raise_softirq_irqoff(unsigned int nr);
 void __raise_softirq_irqoff(unsigned int nr);
 void raise_softirq(unsigned int nr);
 void do_softirq(void);
-void invoke_softirq(void);	/* kernel/softirq.c, static there */
+void invoke_softirq(void); /* kernel/softirq.c, static there */
 
 #ifdef CONFIG_PREEMPT_RT
 void do_softirq_post_smp_call_flush(unsigned int was_pending);
@@ -53,25 +53,27 @@ static inline void do_softirq_post_smp_call_flush(unsigned int unused)
 }
 #endif
 
-#define trace_softirq_raise(nr)	do { } while (0)
-#define force_irqthreads()	0
+#define trace_softirq_raise(nr) \
+	do {                    \
+	} while (0)
+#define force_irqthreads() 0
 
 /*
  * asm/softirq_stack.h: x86-64 switches to the IRQ stack; the simulator's
  * task stack is the only one.
  */
 void __do_softirq(void);
-#define do_softirq_own_stack()	__do_softirq()
+#define do_softirq_own_stack() __do_softirq()
 
 /*
  * include/linux/vtime.h: no time accounting; the entry is where the
  * simulator counts the handler loop's runs (sim_counters.softirq_runs).
  */
-#define account_softirq_enter(p)	((void)(p), sim_this()->cnt.softirq_runs++)
-#define account_softirq_exit(p)		((void)(p))
+#define account_softirq_enter(p) ((void)(p), sim_this()->cnt.softirq_runs++)
+#define account_softirq_exit(p) ((void)(p))
 
 /* include/linux/kernel_stat.h: per-CPU statistics, not kept. */
-#define kstat_incr_softirqs_this_cpu(nr)	((void)(nr))
+#define kstat_incr_softirqs_this_cpu(nr) ((void)(nr))
 
 /*
  * kernel/softirq.c's lockdep_softirq_start()/end() (not extracted: the

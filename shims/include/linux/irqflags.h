@@ -13,21 +13,23 @@ static inline void sim_local_irq_set(bool off, const char *file, int line)
 	sim_this()->irqs_off = off;
 }
 
-#define local_irq_disable()	sim_local_irq_set(true, __FILE__, __LINE__)
-#define local_irq_enable()	sim_local_irq_set(false, __FILE__, __LINE__)
-#define local_irq_save(flags)						\
-	do {								\
-		(flags) = sim_this()->irqs_off;				\
-		sim_local_irq_set(true, __FILE__, __LINE__);		\
+#define local_irq_disable() sim_local_irq_set(true, __FILE__, __LINE__)
+#define local_irq_enable() sim_local_irq_set(false, __FILE__, __LINE__)
+#define local_irq_save(flags)                                \
+	do {                                                 \
+		(flags) = sim_this()->irqs_off;              \
+		sim_local_irq_set(true, __FILE__, __LINE__); \
 	} while (0)
-#define local_irq_restore(flags)	sim_local_irq_set(flags, __FILE__, __LINE__)
-#define raw_local_irq_save(flags)	local_irq_save(flags)
-#define raw_local_irq_restore(flags)	local_irq_restore(flags)
-#define irqs_disabled()			(sim_this()->irqs_off)
+#define local_irq_restore(flags) sim_local_irq_set(flags, __FILE__, __LINE__)
+#define raw_local_irq_save(flags) local_irq_save(flags)
+#define raw_local_irq_restore(flags) local_irq_restore(flags)
+#define irqs_disabled() (sim_this()->irqs_off)
 
 /* lockdep_assert_irqs_disabled(): a WARN in the kernel with lockdep on. */
-#define lockdep_assert_irqs_disabled()	WARN_ON_ONCE(!irqs_disabled())
-#define lockdep_assert_irqs_enabled()	WARN_ON_ONCE(irqs_disabled())
-#define lockdep_assert_softirq_will_run() do { } while (0)
+#define lockdep_assert_irqs_disabled() WARN_ON_ONCE(!irqs_disabled())
+#define lockdep_assert_irqs_enabled() WARN_ON_ONCE(irqs_disabled())
+#define lockdep_assert_softirq_will_run() \
+	do {                              \
+	} while (0)
 
 #endif

@@ -9,7 +9,7 @@
 #define SHIM_LINUX_LINKAGE_H
 
 #define asmlinkage
-#define __visible		__attribute__((__externally_visible__))
+#define __visible __attribute__((__externally_visible__))
 #define __softirq_entry
 
 #endif

@@ -13,13 +13,13 @@
 #include <linux/compiler.h>
 #include <asm/barrier.h>
 
-#define LIST_POISON1	((void *)0x100)
-#define LIST_POISON2	((void *)0x122)
+#define LIST_POISON1 ((void *)0x100)
+#define LIST_POISON2 ((void *)0x122)
 
 /* clang-format off */
 #define LIST_HEAD_INIT(name)	{ &(name), &(name) }
 /* clang-format on */
-#define LIST_HEAD(name)		struct list_head name = LIST_HEAD_INIT(name)
+#define LIST_HEAD(name) struct list_head name = LIST_HEAD_INIT(name)
 
 static inline void INIT_LIST_HEAD(struct list_head *list)
 {
@@ -40,9 +40,10 @@ bool __list_del_entry_valid(struct list_head *entry, const char *file,
 			    int line);
 
 static inline void __list_add(struct list_head *new, struct list_head *prev,
-			      struct list_head *next, const char *file, int line)
+			      struct list_head *next, const char *file,
+			      int line)
 {
-	sim_step_at(file, line);	/* the hang watchdog's (sim/explore.h) */
+	sim_step_at(file, line); /* the hang watchdog's (sim/explore.h) */
 	if (!__list_add_valid(new, prev, next, file, line))
 		return;
 	next->prev = new;
@@ -51,19 +52,18 @@ static inline void __list_add(struct list_head *new, struct list_head *prev,
 	WRITE_ONCE(prev->next, new);
 }
 
-#define list_add(new, head)	__sim_list_add(new, head, __FILE__, __LINE__)
-static inline void __sim_list_add(struct list_head *new,
-				  struct list_head *head,
+#define list_add(new, head) __sim_list_add(new, head, __FILE__, __LINE__)
+static inline void __sim_list_add(struct list_head *new, struct list_head *head,
 				  const char *file, int line)
 {
 	__list_add(new, head, head->next, file, line);
 }
 
-#define list_add_tail(new, head)					\
+#define list_add_tail(new, head) \
 	__sim_list_add_tail(new, head, __FILE__, __LINE__)
 static inline void __sim_list_add_tail(struct list_head *new,
-				       struct list_head *head,
-				       const char *file, int line)
+				       struct list_head *head, const char *file,
+				       int line)
 {
 	__list_add(new, head->prev, head, file, line);
 }
@@ -83,7 +83,7 @@ static inline void __sim_list_del_entry(struct list_head *entry,
 	__list_del(entry->prev, entry->next);
 }
 
-#define list_del(entry)		__sim_list_del(entry, __FILE__, __LINE__)
+#define list_del(entry) __sim_list_del(entry, __FILE__, __LINE__)
 static inline void __sim_list_del(struct list_head *entry, const char *file,
 				  int line)
 {
@@ -92,7 +92,7 @@ static inline void __sim_list_del(struct list_head *entry, const char *file,
 	entry->prev = LIST_POISON2;
 }
 
-#define list_del_init(entry)	__sim_list_del_init(entry, __FILE__, __LINE__)
+#define list_del_init(entry) __sim_list_del_init(entry, __FILE__, __LINE__)
 static inline void __sim_list_del_init(struct list_head *entry,
 				       const char *file, int line)
 {
@@ -100,7 +100,7 @@ static inline void __sim_list_del_init(struct list_head *entry,
 	INIT_LIST_HEAD(entry);
 }
 
-#define list_move_tail(list, head)					\
+#define list_move_tail(list, head) \
 	__sim_list_move_tail(list, head, __FILE__, __LINE__)
 static inline void __sim_list_move_tail(struct list_head *list,
 					struct list_head *head,
@@ -110,10 +110,10 @@ static inline void __sim_list_move_tail(struct list_head *list,
 	__sim_list_add_tail(list, head, file, line);
 }
 
-#define list_move(list, head)	__sim_list_move(list, head, __FILE__, __LINE__)
+#define list_move(list, head) __sim_list_move(list, head, __FILE__, __LINE__)
 static inline void __sim_list_move(struct list_head *list,
-				   struct list_head *head,
-				   const char *file, int line)
+				   struct list_head *head, const char *file,
+				   int line)
 {
 	__sim_list_del_entry(list, file, line);
 	__sim_list_add(list, head, file, line);
@@ -141,11 +141,11 @@ static inline void list_replace_init(struct list_head *old,
 	INIT_LIST_HEAD(old);
 }
 
-#define list_swap(entry1, entry2)					\
+#define list_swap(entry1, entry2) \
 	__sim_list_swap(entry1, entry2, __FILE__, __LINE__)
 static inline void __sim_list_swap(struct list_head *entry1,
-				   struct list_head *entry2,
-				   const char *file, int line)
+				   struct list_head *entry2, const char *file,
+				   int line)
 {
 	struct list_head *pos = entry2->prev;
 
@@ -191,7 +191,7 @@ static inline int list_empty(const struct list_head *head)
 	return READ_ONCE(head->next) == head;
 }
 
-#define list_del_init_careful(entry)					\
+#define list_del_init_careful(entry) \
 	__sim_list_del_init_careful(entry, __FILE__, __LINE__)
 static inline void __sim_list_del_init_careful(struct list_head *entry,
 					       const char *file, int line)
@@ -208,8 +208,7 @@ static inline int list_empty_careful(const struct list_head *head)
 	return list_is_head(next, head) && (next == READ_ONCE(head->prev));
 }
 
-#define list_rotate_left(head)						\
-	__sim_list_rotate_left(head, __FILE__, __LINE__)
+#define list_rotate_left(head) __sim_list_rotate_left(head, __FILE__, __LINE__)
 static inline void __sim_list_rotate_left(struct list_head *head,
 					  const char *file, int line)
 {
@@ -316,58 +315,55 @@ static inline void list_splice_tail_init(struct list_head *list,
 }
 /* clang-format on */
 
-#define list_entry(ptr, type, member)	container_of(ptr, type, member)
+#define list_entry(ptr, type, member) container_of(ptr, type, member)
 #define list_first_entry(ptr, type, member) \
 	list_entry((ptr)->next, type, member)
-#define list_last_entry(ptr, type, member) \
-	list_entry((ptr)->prev, type, member)
+#define list_last_entry(ptr, type, member) list_entry((ptr)->prev, type, member)
 #define list_first_entry_or_null(ptr, type, member) \
 	(!list_empty(ptr) ? list_first_entry(ptr, type, member) : NULL)
 #define list_next_entry(pos, member) \
 	list_entry((pos)->member.next, __typeof__(*(pos)), member)
 #define list_prev_entry(pos, member) \
 	list_entry((pos)->member.prev, __typeof__(*(pos)), member)
-#define list_entry_is_head(pos, head, member)	(&pos->member == (head))
+#define list_entry_is_head(pos, head, member) (&pos->member == (head))
 #define list_prepare_entry(pos, head, member) \
-	((pos) ? : list_entry(head, __typeof__(*pos), member))
+	((pos) ?: list_entry(head, __typeof__(*pos), member))
 #define list_for_each(pos, head) \
 	for (pos = (head)->next; !list_is_head(pos, (head)); pos = pos->next)
 #define list_for_each_continue(pos, head) \
 	for (pos = pos->next; !list_is_head(pos, (head)); pos = pos->next)
 #define list_for_each_prev(pos, head) \
 	for (pos = (head)->prev; !list_is_head(pos, (head)); pos = pos->prev)
-#define list_for_each_safe(pos, n, head)				\
-	for (pos = (head)->next, n = pos->next;				\
-	     !list_is_head(pos, (head));				\
+#define list_for_each_safe(pos, n, head)                                    \
+	for (pos = (head)->next, n = pos->next; !list_is_head(pos, (head)); \
 	     pos = n, n = pos->next)
-#define list_for_each_prev_safe(pos, n, head)				\
-	for (pos = (head)->prev, n = pos->prev;				\
-	     !list_is_head(pos, (head));				\
+#define list_for_each_prev_safe(pos, n, head)                               \
+	for (pos = (head)->prev, n = pos->prev; !list_is_head(pos, (head)); \
 	     pos = n, n = pos->prev)
-#define list_for_each_entry(pos, head, member)				\
-	for (pos = list_first_entry(head, __typeof__(*pos), member);	\
-	     !list_entry_is_head(pos, head, member);			\
+#define list_for_each_entry(pos, head, member)                       \
+	for (pos = list_first_entry(head, __typeof__(*pos), member); \
+	     !list_entry_is_head(pos, head, member);                 \
 	     pos = list_next_entry(pos, member))
-#define list_for_each_entry_reverse(pos, head, member)			\
-	for (pos = list_last_entry(head, __typeof__(*pos), member);	\
-	     !list_entry_is_head(pos, head, member);			\
+#define list_for_each_entry_reverse(pos, head, member)              \
+	for (pos = list_last_entry(head, __typeof__(*pos), member); \
+	     !list_entry_is_head(pos, head, member);                \
 	     pos = list_prev_entry(pos, member))
-#define list_for_each_entry_continue(pos, head, member)			\
-	for (pos = list_next_entry(pos, member);			\
-	     !list_entry_is_head(pos, head, member);			\
+#define list_for_each_entry_continue(pos, head, member) \
+	for (pos = list_next_entry(pos, member);        \
+	     !list_entry_is_head(pos, head, member);    \
 	     pos = list_next_entry(pos, member))
-#define list_for_each_entry_from(pos, head, member)			\
-	for (; !list_entry_is_head(pos, head, member);			\
+#define list_for_each_entry_from(pos, head, member)    \
+	for (; !list_entry_is_head(pos, head, member); \
 	     pos = list_next_entry(pos, member))
-#define list_for_each_entry_safe(pos, n, head, member)			\
-	for (pos = list_first_entry(head, __typeof__(*pos), member),	\
-	     n = list_next_entry(pos, member);				\
-	     !list_entry_is_head(pos, head, member);			\
+#define list_for_each_entry_safe(pos, n, head, member)               \
+	for (pos = list_first_entry(head, __typeof__(*pos), member), \
+	    n = list_next_entry(pos, member);                        \
+	     !list_entry_is_head(pos, head, member);                 \
 	     pos = n, n = list_next_entry(n, member))
-#define list_for_each_entry_safe_reverse(pos, n, head, member)		\
-	for (pos = list_last_entry(head, __typeof__(*pos), member),	\
-	     n = list_prev_entry(pos, member);				\
-	     !list_entry_is_head(pos, head, member);			\
+#define list_for_each_entry_safe_reverse(pos, n, head, member)      \
+	for (pos = list_last_entry(head, __typeof__(*pos), member), \
+	    n = list_prev_entry(pos, member);                       \
+	     !list_entry_is_head(pos, head, member);                \
 	     pos = n, n = list_prev_entry(n, member))
 
 static inline size_t list_count_nodes(struct list_head *head)
@@ -384,8 +380,8 @@ static inline size_t list_count_nodes(struct list_head *head)
 /* clang-format off */
 #define HLIST_HEAD_INIT		{ .first = NULL }
 /* clang-format on */
-#define HLIST_HEAD(name)	struct hlist_head name = { .first = NULL }
-#define INIT_HLIST_HEAD(ptr)	((ptr)->first = NULL)
+#define HLIST_HEAD(name) struct hlist_head name = { .first = NULL }
+#define INIT_HLIST_HEAD(ptr) ((ptr)->first = NULL)
 
 /* Copied from include/linux/list.h (tools/check-shim-copies) */
 /* clang-format off */
@@ -447,21 +443,31 @@ static inline void hlist_add_head(struct hlist_node *n, struct hlist_head *h)
 }
 /* clang-format on */
 
-#define hlist_entry(ptr, type, member)	container_of(ptr, type, member)
-#define hlist_entry_safe(ptr, type, member) \
-	({ __typeof__(ptr) ____ptr = (ptr); \
-	   ____ptr ? hlist_entry(____ptr, type, member) : NULL; })
+#define hlist_entry(ptr, type, member) container_of(ptr, type, member)
+#define hlist_entry_safe(ptr, type, member)                          \
+	({                                                           \
+		__typeof__(ptr) ____ptr = (ptr);                     \
+		____ptr ? hlist_entry(____ptr, type, member) : NULL; \
+	})
 #define hlist_for_each(pos, head) \
 	for (pos = (head)->first; pos; pos = pos->next)
-#define hlist_for_each_safe(pos, n, head) \
-	for (pos = (head)->first; pos && ({ n = pos->next; 1; }); pos = n)
-#define hlist_for_each_entry(pos, head, member)				\
-	for (pos = hlist_entry_safe((head)->first, __typeof__(*(pos)), member);\
-	     pos;							\
-	     pos = hlist_entry_safe((pos)->member.next, __typeof__(*(pos)), member))
-#define hlist_for_each_entry_safe(pos, n, head, member)			\
-	for (pos = hlist_entry_safe((head)->first, __typeof__(*pos), member);\
-	     pos && ({ n = pos->member.next; 1; });			\
+#define hlist_for_each_safe(pos, n, head)                \
+	for (pos = (head)->first; pos && ({              \
+					  n = pos->next; \
+					  1;             \
+				  });                    \
+	     pos = n)
+#define hlist_for_each_entry(pos, head, member)                        \
+	for (pos = hlist_entry_safe((head)->first, __typeof__(*(pos)), \
+				    member);                           \
+	     pos; pos = hlist_entry_safe((pos)->member.next,           \
+					 __typeof__(*(pos)), member))
+#define hlist_for_each_entry_safe(pos, n, head, member)                       \
+	for (pos = hlist_entry_safe((head)->first, __typeof__(*pos), member); \
+	     pos && ({                                                        \
+		     n = pos->member.next;                                    \
+		     1;                                                       \
+	     });                                                              \
 	     pos = hlist_entry_safe(n, __typeof__(*pos), member))
 
 #endif

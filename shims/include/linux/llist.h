@@ -15,20 +15,20 @@ struct llist_head {
 	struct llist_node *first;
 };
 
-#define llist_entry(ptr, type, member)	container_of(ptr, type, member)
+#define llist_entry(ptr, type, member) container_of(ptr, type, member)
 
-#define member_address_is_nonnull(ptr, member)				\
+#define member_address_is_nonnull(ptr, member) \
 	((uintptr_t)(ptr) + offsetof(typeof(*(ptr)), member) != 0)
 
-#define llist_for_each_entry(pos, node, member)				\
-	for ((pos) = llist_entry((node), typeof(*(pos)), member);	\
-	     member_address_is_nonnull(pos, member);			\
+#define llist_for_each_entry(pos, node, member)                   \
+	for ((pos) = llist_entry((node), typeof(*(pos)), member); \
+	     member_address_is_nonnull(pos, member);              \
 	     (pos) = llist_entry((pos)->member.next, typeof(*(pos)), member))
 
-#define llist_for_each_entry_safe(pos, n, node, member)			       \
-	for (pos = llist_entry((node), typeof(*pos), member);		       \
-	     member_address_is_nonnull(pos, member) &&			       \
-		(n = llist_entry(pos->member.next, typeof(*n), member), true); \
+#define llist_for_each_entry_safe(pos, n, node, member)                     \
+	for (pos = llist_entry((node), typeof(*pos), member);               \
+	     member_address_is_nonnull(pos, member) &&                      \
+	     (n = llist_entry(pos->member.next, typeof(*n), member), true); \
 	     pos = n)
 
 static inline bool llist_empty(const struct llist_head *head)

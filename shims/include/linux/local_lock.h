@@ -22,11 +22,11 @@
 
 typedef spinlock_t local_lock_t;
 
-#define INIT_LOCAL_LOCK(lockname)	__SPIN_LOCK_UNLOCKED(lockname)
-#define local_lock_init(l)		spin_lock_init(l)
+#define INIT_LOCAL_LOCK(lockname) __SPIN_LOCK_UNLOCKED(lockname)
+#define local_lock_init(l) spin_lock_init(l)
 
 /* include/linux/lockdep.h */
-#define lockdep_assert_in_softirq()					\
+#define lockdep_assert_in_softirq() \
 	WARN_ON_ONCE(!in_softirq() || in_hardirq() || in_nmi())
 
 /*
@@ -36,36 +36,36 @@ typedef spinlock_t local_lock_t;
  * preemption off.  No explorer point, as below.
  */
 #ifdef CONFIG_PREEMPT_RT
-#define local_lock(lock)						\
-	do {								\
-		migrate_disable();					\
+#define local_lock(lock)                                                      \
+	do {                                                                  \
+		migrate_disable();                                            \
 		sim_spin_lock(this_cpu_ptr(lock), #lock, __FILE__, __LINE__); \
 	} while (0)
-#define local_unlock(lock)						\
-	do {								\
+#define local_unlock(lock)                                               \
+	do {                                                             \
 		sim_spin_unlock(this_cpu_ptr(lock), __FILE__, __LINE__); \
-		migrate_enable();					\
-		sim_preempt_point();					\
+		migrate_enable();                                        \
+		sim_preempt_point();                                     \
 	} while (0)
 #else
-#define local_lock(lock)						\
-	do {								\
-		preempt_disable();					\
+#define local_lock(lock)                                                      \
+	do {                                                                  \
+		preempt_disable();                                            \
 		sim_spin_lock(this_cpu_ptr(lock), #lock, __FILE__, __LINE__); \
 	} while (0)
-#define local_unlock(lock)						\
-	do {								\
+#define local_unlock(lock)                                               \
+	do {                                                             \
 		sim_spin_unlock(this_cpu_ptr(lock), __FILE__, __LINE__); \
-		preempt_enable();					\
+		preempt_enable();                                        \
 	} while (0)
 #endif
 
-#define local_lock_nested_bh(lock)					\
-	do {								\
-		lockdep_assert_in_softirq();				\
+#define local_lock_nested_bh(lock)                                            \
+	do {                                                                  \
+		lockdep_assert_in_softirq();                                  \
 		sim_spin_lock(this_cpu_ptr(lock), #lock, __FILE__, __LINE__); \
 	} while (0)
-#define local_unlock_nested_bh(lock)					\
+#define local_unlock_nested_bh(lock) \
 	sim_spin_unlock(this_cpu_ptr(lock), __FILE__, __LINE__)
 
 #endif

@@ -13,10 +13,18 @@
 
 #include <linux/bug.h>
 
-#define lockdep_softirqs_on(ip)		do { } while (0)
-#define lockdep_softirqs_off(ip)	do { } while (0)
-#define lock_map_acquire_read(l)	do { } while (0)
-#define lock_map_release(l)		do { } while (0)
-#define DEBUG_LOCKS_WARN_ON(c)		WARN_ON(c)
+#define lockdep_softirqs_on(ip) \
+	do {                    \
+	} while (0)
+#define lockdep_softirqs_off(ip) \
+	do {                     \
+	} while (0)
+#define lock_map_acquire_read(l) \
+	do {                     \
+	} while (0)
+#define lock_map_release(l) \
+	do {                \
+	} while (0)
+#define DEBUG_LOCKS_WARN_ON(c) WARN_ON(c)
 
 #endif

@@ -39,8 +39,8 @@ struct net_device {
 	struct netpoll_info *npinfo;
 };
 
-#define NET_RX_SUCCESS	0
-#define NET_RX_DROP	1
+#define NET_RX_SUCCESS 0
+#define NET_RX_DROP 1
 
 static inline bool netif_running(const struct net_device *dev)
 {
@@ -54,8 +54,7 @@ static inline void dev_core_stats_rx_dropped_inc(struct net_device *dev)
 
 /* net/core/dev.c: the protocol layers, where a packet leaves our scope. */
 int sim_netif_receive_skb(struct sk_buff *skb, const char *file, int line);
-#define __netif_receive_skb(skb)					\
-	sim_netif_receive_skb(skb, __FILE__, __LINE__)
+#define __netif_receive_skb(skb) sim_netif_receive_skb(skb, __FILE__, __LINE__)
 int netif_rx(struct sk_buff *skb);
 
 /*
@@ -64,8 +63,8 @@ int netif_rx(struct sk_buff *skb);
  * fails with -ENOMEM when a test makes it (sim_fail_init_step()).
  */
 int sim_init_step(const char *name);
-#define dev_proc_init()		sim_init_step("dev_proc_init")
-#define netdev_kobject_init()	sim_init_step("netdev_kobject_init")
+#define dev_proc_init() sim_init_step("dev_proc_init")
+#define netdev_kobject_init() sim_init_step("netdev_kobject_init")
 
 /*
  * net/core/gro.c and include/net/gro.h: GRO is not simulated (no packet
@@ -77,7 +76,10 @@ static inline void napi_gro_flush(struct napi_struct *napi, bool flush_old)
 	(void)flush_old;
 }
 
-#define gro_normal_list(napi)	do { (void)(napi); } while (0)
+#define gro_normal_list(napi) \
+	do {                  \
+		(void)(napi); \
+	} while (0)
 
 /* include/linux/netpoll.h: no netpoll client owns a NAPI. */
 static inline void *netpoll_poll_lock(struct napi_struct *napi)
@@ -102,12 +104,14 @@ void net_tx_action_v(void);
  * net/core/dev.c's net_dev_struct_check() (v6.8+): build-time asserts on
  * struct net_device's cacheline groups, which the stand-in above has not.
  */
-#define net_dev_struct_check()	do { } while (0)
+#define net_dev_struct_check() \
+	do {                   \
+	} while (0)
 
 /* net/core/dev.c: reached only with housekeeping (linux/sched/isolation.h). */
 void net_enable_timestamp(void);
 
-#define PTYPE_HASH_SIZE	16
+#define PTYPE_HASH_SIZE 16
 extern struct list_head ptype_all;
 extern struct list_head ptype_base[PTYPE_HASH_SIZE];
 

@@ -26,9 +26,9 @@ struct in6_addr {
 
 /* include/uapi/linux/if.h, if_ether.h */
 #ifndef IFNAMSIZ
-#define IFNAMSIZ		16
+#define IFNAMSIZ 16
 #endif
-#define ETH_ALEN		6
+#define ETH_ALEN 6
 
 /* include/linux/netdevice.h: the reference tracker is not simulated. */
 typedef struct {
@@ -48,13 +48,13 @@ struct net_device_ops {
 struct semaphore {
 	int count;
 };
-#define sema_init(s, n)			((s)->count = (n))
+#define sema_init(s, n) ((s)->count = (n))
 
 /* include/linux/workqueue.h: delayed work, its timer not simulated. */
 struct delayed_work {
 	struct work_struct work;
 };
-#define INIT_DELAYED_WORK(w, f)		INIT_WORK(&(w)->work, (f))
-#define cancel_delayed_work_sync(w)	cancel_work_sync(&(w)->work)
+#define INIT_DELAYED_WORK(w, f) INIT_WORK(&(w)->work, (f))
+#define cancel_delayed_work_sync(w) cancel_work_sync(&(w)->work)
 
 #endif

@@ -19,14 +19,14 @@
 
 #include <sim/sim.h>
 
-#define PREEMPT_OFFSET		1
-#define SOFTIRQ_OFFSET		0x100
-#define SOFTIRQ_DISABLE_OFFSET	0x200
-#define HARDIRQ_OFFSET		0x10000
+#define PREEMPT_OFFSET 1
+#define SOFTIRQ_OFFSET 0x100
+#define SOFTIRQ_DISABLE_OFFSET 0x200
+#define HARDIRQ_OFFSET 0x10000
 
-#define PREEMPT_MASK		0x000000ff
-#define SOFTIRQ_MASK		0x0000ff00
-#define HARDIRQ_MASK		0x000f0000
+#define PREEMPT_MASK 0x000000ff
+#define SOFTIRQ_MASK 0x0000ff00
+#define HARDIRQ_MASK 0x000f0000
 
 /*
  * softirq_count() in the kernel's encoding: on !RT the softirq bits of
@@ -35,29 +35,29 @@
  * __local_bh_disable_ip() writes (shims/sim/kernel/softirq.c).
  */
 unsigned int sim_softirq_count(void);
-#define hardirq_count()		(sim_this()->hardirq)
-#define softirq_count()		sim_softirq_count()
-#define in_hardirq()		(hardirq_count() != 0)
-#define in_irq()		in_hardirq()
-#define in_serving_softirq()	((softirq_count() & SOFTIRQ_OFFSET) != 0)
-#define in_softirq()		(softirq_count() != 0)
-#define in_interrupt()		(hardirq_count() || softirq_count())
-#define in_task()		(!in_interrupt())
-#define in_nmi()		0
+#define hardirq_count() (sim_this()->hardirq)
+#define softirq_count() sim_softirq_count()
+#define in_hardirq() (hardirq_count() != 0)
+#define in_irq() in_hardirq()
+#define in_serving_softirq() ((softirq_count() & SOFTIRQ_OFFSET) != 0)
+#define in_softirq() (softirq_count() != 0)
+#define in_interrupt() (hardirq_count() || softirq_count())
+#define in_task() (!in_interrupt())
+#define in_nmi() 0
 
 unsigned int sim_preempt_count(void);
-#define preempt_count()		sim_preempt_count()
-#define in_atomic()		(preempt_count() != 0)
-#define preemptible()		(preempt_count() == 0 && !sim_this()->irqs_off)
+#define preempt_count() sim_preempt_count()
+#define in_atomic() (preempt_count() != 0)
+#define preemptible() (preempt_count() == 0 && !sim_this()->irqs_off)
 
-#define preempt_disable()	(sim_this()->preempt_disable++)
+#define preempt_disable() (sim_this()->preempt_disable++)
 /*
  * preempt_enable() reaching zero is a preemption point (CONFIG_PREEMPTION:
  * preempt_schedule() when TIF_NEED_RESCHED is set):
  * sim_preempt_enable(), shims/sim/kernel/sched/core.c.
  */
 void sim_preempt_enable(void);
-#define preempt_enable()	sim_preempt_enable()
+#define preempt_enable() sim_preempt_enable()
 #define preempt_enable_no_resched() ((void)sim_this()->preempt_disable--)
 
 /*
@@ -69,13 +69,17 @@ void sim_preempt_enable(void);
 void __preempt_count_add(int val);
 void __preempt_count_sub(int val);
 void preempt_count_set(unsigned int pc);
-#define preempt_count_add(val)	__preempt_count_add(val)
-#define preempt_count_sub(val)	__preempt_count_sub(val)
-#define preempt_count_dec()	__preempt_count_sub(1)
+#define preempt_count_add(val) __preempt_count_add(val)
+#define preempt_count_sub(val) __preempt_count_sub(val)
+#define preempt_count_dec() __preempt_count_sub(1)
 /* A preemption point under FULL and RT (CONFIG_PREEMPTION). */
-#define preempt_check_resched()	sim_preempt_point()
-#define trace_preempt_on(a0, a1)	do { } while (0)
-#define trace_preempt_off(a0, a1)	do { } while (0)
+#define preempt_check_resched() sim_preempt_point()
+#define trace_preempt_on(a0, a1) \
+	do {                     \
+	} while (0)
+#define trace_preempt_off(a0, a1) \
+	do {                      \
+	} while (0)
 
 void migrate_disable(void);
 void migrate_enable(void);

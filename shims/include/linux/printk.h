@@ -5,15 +5,20 @@
 
 #include <sim/sim.h>
 
-#define pr_warn_once(fmt, ...) ({					\
-	static struct sim_once __once;					\
-	if (sim_once_first(&__once))					\
-		sim_record_pr_warn(fmt, ##__VA_ARGS__);			\
-})
-#define pr_warn(fmt, ...)	sim_record_pr_warn(fmt, ##__VA_ARGS__)
-#define pr_err(fmt, ...)	sim_record_pr_warn(fmt, ##__VA_ARGS__)
-#define pr_info(fmt, ...)	do { } while (0)
-#define pr_debug(fmt, ...)	do { } while (0)
-#define netdev_err_once(dev, fmt, ...)	pr_warn_once(fmt, ##__VA_ARGS__)
+#define pr_warn_once(fmt, ...)                                  \
+	({                                                      \
+		static struct sim_once __once;                  \
+		if (sim_once_first(&__once))                    \
+			sim_record_pr_warn(fmt, ##__VA_ARGS__); \
+	})
+#define pr_warn(fmt, ...) sim_record_pr_warn(fmt, ##__VA_ARGS__)
+#define pr_err(fmt, ...) sim_record_pr_warn(fmt, ##__VA_ARGS__)
+#define pr_info(fmt, ...) \
+	do {              \
+	} while (0)
+#define pr_debug(fmt, ...) \
+	do {               \
+	} while (0)
+#define netdev_err_once(dev, fmt, ...) pr_warn_once(fmt, ##__VA_ARGS__)
 
 #endif

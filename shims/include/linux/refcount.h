@@ -10,9 +10,9 @@ typedef struct {
 	int refs;
 } refcount_t;
 
-#define refcount_set(r, n)		((r)->refs = (n))
-#define refcount_read(r)		((r)->refs)
-#define refcount_inc(r)			((r)->refs++)
-#define refcount_dec_and_test(r)	(--(r)->refs == 0)
+#define refcount_set(r, n) ((r)->refs = (n))
+#define refcount_read(r) ((r)->refs)
+#define refcount_inc(r) ((r)->refs++)
+#define refcount_dec_and_test(r) (--(r)->refs == 0)
 
 #endif

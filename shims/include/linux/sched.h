@@ -15,29 +15,29 @@
 #include <linux/kernel.h>
 #include <linux/smp_types.h>
 
-#define TASK_RUNNING		0x0000
-#define TASK_INTERRUPTIBLE	0x0001
-#define TASK_UNINTERRUPTIBLE	0x0002
-#define TASK_PARKED		0x0040
-#define TASK_DEAD		0x0080
-#define TASK_WAKING		0x0200
-#define TASK_COMM_LEN		16
+#define TASK_RUNNING 0x0000
+#define TASK_INTERRUPTIBLE 0x0001
+#define TASK_UNINTERRUPTIBLE 0x0002
+#define TASK_PARKED 0x0040
+#define TASK_DEAD 0x0080
+#define TASK_WAKING 0x0200
+#define TASK_COMM_LEN 16
 
 /* include/linux/sched.h: the PF_* flags the checks read. */
-#define PF_IDLE			0x00000002
-#define PF_MEMALLOC		0x00000800
-#define PF_KTHREAD		0x00200000
-#define PF_NO_SETAFFINITY	0x04000000
+#define PF_IDLE 0x00000002
+#define PF_MEMALLOC 0x00000800
+#define PF_KTHREAD 0x00200000
+#define PF_NO_SETAFFINITY 0x04000000
 
 struct task_struct {
 	unsigned int __state;
 	char comm[TASK_COMM_LEN];
 	int pid;
 	int cpu;
-	int nr_cpus_allowed;		/* 1: bound (kthread_bind()) */
+	int nr_cpus_allowed; /* 1: bound (kthread_bind()) */
 	unsigned short migration_disabled;
-	bool rt;			/* SCHED_FIFO: runs before normal tasks */
-	unsigned int flags;		/* PF_*: handle_softirqs() masks PF_MEMALLOC */
+	bool rt; /* SCHED_FIFO: runs before normal tasks */
+	unsigned int flags; /* PF_*: handle_softirqs() masks PF_MEMALLOC */
 	/* RT: the task's BH-disable count (kernel/softirq.c), in SOFTIRQ_* units */
 	int softirq_disable_cnt;
 	bool on_rq;
@@ -51,7 +51,7 @@ struct task_struct {
 	struct list_head run_list;
 	/* try_to_wake_up()'s entry on another CPU's wake list (TTWU_QUEUE) */
 	struct __call_single_node wake_entry;
-	void *ctx;			/* the coroutine (shims/sim/kernel/sched/core.c) */
+	void *ctx; /* the coroutine (shims/sim/kernel/sched/core.c) */
 	unsigned long switches;
 	/* include/linux/filter.h's bpf_net_ctx_set() (v6.11+) */
 	struct bpf_net_context *bpf_net_context;
@@ -70,12 +70,13 @@ bool need_resched(void);
  * as include/linux/sched.h has it (CONFIG_DEBUG_ATOMIC_SLEEP).
  */
 void sim_schedule(const char *file, int line);
-#define schedule()		sim_schedule(__FILE__, __LINE__)
+#define schedule() sim_schedule(__FILE__, __LINE__)
 int sim_cond_resched(void);
-#define cond_resched() ({						\
-	__might_resched(__FILE__, __LINE__, 0);				\
-	sim_cond_resched();						\
-})
+#define cond_resched()                                  \
+	({                                              \
+		__might_resched(__FILE__, __LINE__, 0); \
+		sim_cond_resched();                     \
+	})
 
 /* is_percpu_thread(): bound to one CPU, and the binding cannot change. */
 static inline bool is_percpu_thread(void)
@@ -83,12 +84,12 @@ static inline bool is_percpu_thread(void)
 	return (current->flags & PF_NO_SETAFFINITY) &&
 	       current->nr_cpus_allowed == 1;
 }
-#define current_restore_flags(orig_flags, f)				\
-	do {								\
-		current->flags &= ~(f);					\
-		current->flags |= (orig_flags) & (f);			\
+#define current_restore_flags(orig_flags, f)          \
+	do {                                          \
+		current->flags &= ~(f);               \
+		current->flags |= (orig_flags) & (f); \
 	} while (0)
-#define is_idle_task(p)		(((p)->flags & PF_IDLE) != 0)
+#define is_idle_task(p) (((p)->flags & PF_IDLE) != 0)
 
 /*
  * set_current_state() is smp_store_mb(): the store, then a full barrier
@@ -96,9 +97,13 @@ static inline bool is_percpu_thread(void)
  * leaves the store buffered).  The explorer's point is WRITE_ONCE()'s: one
  * switch point, not two.
  */
-#define set_current_state(s)	do { WRITE_ONCE(current->__state, (s)); smp_mb(); } while (0)
-#define __set_current_state(s)	WRITE_ONCE(current->__state, (s))
-#define task_is_running(t)	(READ_ONCE((t)->__state) == TASK_RUNNING)
+#define set_current_state(s)                       \
+	do {                                       \
+		WRITE_ONCE(current->__state, (s)); \
+		smp_mb();                          \
+	} while (0)
+#define __set_current_state(s) WRITE_ONCE(current->__state, (s))
+#define task_is_running(t) (READ_ONCE((t)->__state) == TASK_RUNNING)
 
 /*
  * Simulator control of tasks.  A new task may run on any CPU

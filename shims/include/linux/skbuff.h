@@ -24,14 +24,14 @@ struct sk_buff {
 	unsigned long _skb_refdst;
 	void (*destructor)(struct sk_buff *skb);
 	unsigned int hash;
-	refcount_t users;	/* set by netpoll's find_skb() */
-	u8 fclone;		/* SKB_FCLONE_UNAVAILABLE: no clones here */
+	refcount_t users; /* set by netpoll's find_skb() */
+	u8 fclone; /* SKB_FCLONE_UNAVAILABLE: no clones here */
 	/* Simulator bookkeeping. */
 	unsigned long seq;
 	int freed_on_cpu;
 	int delivered_on_cpu;
-	const char *freed_by;		/* the free function (kfree_skb_reason, ...) */
-	int drop_reason;		/* enum skb_drop_reason it was given */
+	const char *freed_by; /* the free function (kfree_skb_reason, ...) */
+	int drop_reason; /* enum skb_drop_reason it was given */
 };
 
 /* Copied from include/linux/skbuff.h (tools/check-shim-copies) */
@@ -59,7 +59,7 @@ enum skb_drop_reason {
 };
 
 /* CONFIG_MAX_SKB_FRAGS's default: net_hotdata's sysctl_max_skb_frags. */
-#define MAX_SKB_FRAGS	17
+#define MAX_SKB_FRAGS 17
 
 /* Copied from include/linux/skbuff.h (tools/check-shim-copies) */
 /* clang-format off */
@@ -164,7 +164,7 @@ static inline struct sk_buff *skb_peek_tail(const struct sk_buff_head *list)
 static inline void __skb_insert(struct sk_buff *newsk, struct sk_buff *prev,
 				struct sk_buff *next, struct sk_buff_head *list)
 {
-	sim_step();		/* the hang watchdog's (sim/explore.h) */
+	sim_step(); /* the hang watchdog's (sim/explore.h) */
 	newsk->next = next;
 	newsk->prev = prev;
 	next->prev = newsk;
@@ -292,34 +292,29 @@ void skb_queue_tail(struct sk_buff_head *list, struct sk_buff *newsk);
 void skb_unlink(struct sk_buff *skb, struct sk_buff_head *list);
 void skb_queue_purge(struct sk_buff_head *list);
 
-#define skb_queue_walk(queue, skb)					\
-	for (skb = (queue)->next;					\
-	     skb != (struct sk_buff *)(queue);				\
+#define skb_queue_walk(queue, skb)                                  \
+	for (skb = (queue)->next; skb != (struct sk_buff *)(queue); \
 	     skb = skb->next)
 
-#define skb_queue_walk_safe(queue, skb, tmp)				\
-	for (skb = (queue)->next, tmp = skb->next;			\
-	     skb != (struct sk_buff *)(queue);				\
+#define skb_queue_walk_safe(queue, skb, tmp)       \
+	for (skb = (queue)->next, tmp = skb->next; \
+	     skb != (struct sk_buff *)(queue);     \
 	     sim_step(), skb = tmp, tmp = skb->next)
 
-#define skb_queue_walk_from(queue, skb)					\
-	for (; skb != (struct sk_buff *)(queue);			\
-	     skb = skb->next)
+#define skb_queue_walk_from(queue, skb) \
+	for (; skb != (struct sk_buff *)(queue); skb = skb->next)
 
-#define skb_queue_walk_from_safe(queue, skb, tmp)			\
-	for (tmp = skb->next;						\
-	     skb != (struct sk_buff *)(queue);				\
+#define skb_queue_walk_from_safe(queue, skb, tmp)               \
+	for (tmp = skb->next; skb != (struct sk_buff *)(queue); \
 	     skb = tmp, tmp = skb->next)
 
-#define skb_queue_reverse_walk(queue, skb)				\
-	for (skb = (queue)->prev;					\
-	     skb != (struct sk_buff *)(queue);				\
+#define skb_queue_reverse_walk(queue, skb)                          \
+	for (skb = (queue)->prev; skb != (struct sk_buff *)(queue); \
 	     skb = skb->prev)
 
-#define skb_queue_reverse_walk_safe(queue, skb, tmp)			\
-	for (skb = (queue)->prev, tmp = skb->prev;			\
-	     skb != (struct sk_buff *)(queue);				\
-	     skb = tmp, tmp = skb->prev)
+#define skb_queue_reverse_walk_safe(queue, skb, tmp) \
+	for (skb = (queue)->prev, tmp = skb->prev;   \
+	     skb != (struct sk_buff *)(queue); skb = tmp, tmp = skb->prev)
 
 static inline unsigned long skb_dst(const struct sk_buff *skb)
 {
@@ -338,14 +333,14 @@ static inline u32 skb_get_hash(struct sk_buff *skb)
  */
 void sim_skb_free(struct sk_buff *skb, const char *how, int reason,
 		  const char *file, int line);
-#define __sim_skb_free(skb, how, reason)				\
+#define __sim_skb_free(skb, how, reason) \
 	sim_skb_free(skb, how, reason, __FILE__, __LINE__)
-#define kfree_skb(skb)		\
+#define kfree_skb(skb) \
 	__sim_skb_free(skb, "kfree_skb", SKB_DROP_REASON_NOT_SPECIFIED)
-#define kfree_skb_reason(skb, r)	__sim_skb_free(skb, "kfree_skb_reason", r)
-#define consume_skb(skb)		__sim_skb_free(skb, "consume_skb", SKB_CONSUMED)
-#define __kfree_skb(skb)		__sim_skb_free(skb, "__kfree_skb", SKB_CONSUMED)
-#define dev_kfree_skb_irq(skb)		\
+#define kfree_skb_reason(skb, r) __sim_skb_free(skb, "kfree_skb_reason", r)
+#define consume_skb(skb) __sim_skb_free(skb, "consume_skb", SKB_CONSUMED)
+#define __kfree_skb(skb) __sim_skb_free(skb, "__kfree_skb", SKB_CONSUMED)
+#define dev_kfree_skb_irq(skb) \
 	__sim_skb_free(skb, "dev_kfree_skb_irq", SKB_CONSUMED)
 
 /* Copied from include/linux/skbuff.h (tools/check-shim-copies) */
@@ -362,7 +357,7 @@ static inline void __skb_queue_purge(struct sk_buff_head *list)
 /* net/core/skbuff.c: keeps its DEBUG_NET_WARN_ON_ONCE(!in_softirq()). */
 void sim_napi_consume_skb(struct sk_buff *skb, int budget, const char *file,
 			  int line);
-#define napi_consume_skb(skb, budget)					\
+#define napi_consume_skb(skb, budget) \
 	sim_napi_consume_skb(skb, budget, __FILE__, __LINE__)
 
 static inline void __skb_queue_purge_reason(struct sk_buff_head *list,
@@ -380,7 +375,7 @@ static inline void __skb_queue_purge_reason(struct sk_buff_head *list,
  */
 void sim_napi_kfree_skb(struct sk_buff *skb, enum skb_drop_reason reason,
 			const char *file, int line);
-#define __napi_kfree_skb(skb, reason)					\
+#define __napi_kfree_skb(skb, reason) \
 	sim_napi_kfree_skb(skb, reason, __FILE__, __LINE__)
 
 /*

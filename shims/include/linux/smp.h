@@ -23,14 +23,17 @@ struct __call_single_data {
 };
 typedef struct __call_single_data call_single_data_t;
 
-#define CSD_TYPE(_csd)	((_csd)->node.u_flags & CSD_FLAG_TYPE_MASK)
+#define CSD_TYPE(_csd) ((_csd)->node.u_flags & CSD_FLAG_TYPE_MASK)
 
-#define CSD_INIT(_func, _info) \
-	(struct __call_single_data){ .func = (_func), .info = (_info), }
+#define CSD_INIT(_func, _info)                    \
+	(struct __call_single_data)               \
+	{                                         \
+		.func = (_func), .info = (_info), \
+	}
 
-#define INIT_CSD(_csd, _func, _info)					\
-	do {								\
-		*(_csd) = CSD_INIT((_func), (_info));			\
+#define INIT_CSD(_csd, _func, _info)                  \
+	do {                                          \
+		*(_csd) = CSD_INIT((_func), (_info)); \
 	} while (0)
 
 int smp_call_function_single_async(int cpu, call_single_data_t *csd);
@@ -40,15 +43,16 @@ int smp_call_function_single_async(int cpu, call_single_data_t *csd);
  * (lib/smp_processor_id.c), which reports a use where the task could
  * migrate; the call site is passed for the report.
  */
-#define smp_processor_id()						\
-	sim_check_preemption_disabled("smp_processor_id", "", __FILE__,	\
+#define smp_processor_id()                                              \
+	sim_check_preemption_disabled("smp_processor_id", "", __FILE__, \
 				      __LINE__, __func__)
-#define raw_smp_processor_id()	sim_cpu_id()
-#define nr_cpu_ids		((unsigned int)NR_CPUS)
-#define cpu_online(cpu)		(sim_cpus[cpu].online)
+#define raw_smp_processor_id() sim_cpu_id()
+#define nr_cpu_ids ((unsigned int)NR_CPUS)
+#define cpu_online(cpu) (sim_cpus[cpu].online)
 #define for_each_possible_cpu(cpu) for ((cpu) = 0; (cpu) < NR_CPUS; (cpu)++)
-#define for_each_online_cpu(cpu)					\
-	for ((cpu) = 0; (cpu) < NR_CPUS; (cpu)++)			\
-		if (!cpu_online(cpu)) { } else
+#define for_each_online_cpu(cpu)                  \
+	for ((cpu) = 0; (cpu) < NR_CPUS; (cpu)++) \
+		if (!cpu_online(cpu)) {           \
+		} else
 
 #endif

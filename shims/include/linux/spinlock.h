@@ -40,7 +40,7 @@ struct sim_lock_class {
 };
 
 typedef struct spinlock {
-	int owner;		/* CPU holding it, -1 if free */
+	int owner; /* CPU holding it, -1 if free */
 	const char *name;
 	unsigned long acquisitions;
 } spinlock_t;
@@ -53,35 +53,73 @@ bool sim_lockdep_clean(void);
 const char *sim_lockdep_report(void);
 bool sim_lockdep_class_used(const char *name, const char *usage);
 
-#define spin_lock_init(l)	(*(l) = (spinlock_t){ .owner = -1, .name = #l })
+#define spin_lock_init(l) (*(l) = (spinlock_t){ .owner = -1, .name = #l })
 /* clang-format off */
 #define __SPIN_LOCK_UNLOCKED(n)	{ .owner = -1, .name = #n }
 /* clang-format on */
-#define DEFINE_SPINLOCK(x)	spinlock_t x = __SPIN_LOCK_UNLOCKED(x)
+#define DEFINE_SPINLOCK(x) spinlock_t x = __SPIN_LOCK_UNLOCKED(x)
 /* Explorer: a point before each acquire (spinning while another CPU
  * holds the lock) and after each release; no-ops unless exploring. */
-#define spin_lock(l)		do { explore_hook_lock(&(l)->owner, __FILE__, __LINE__); \
-				     sim_spin_lock(l, #l, __FILE__, __LINE__); } while (0)
-#define spin_unlock(l)		do { sim_spin_unlock(l, __FILE__, __LINE__); \
-				     explore_hook(__FILE__, __LINE__); } while (0)
-#define spin_lock_bh(l)		do { local_bh_disable(); spin_lock(l); } while (0)
-#define spin_unlock_bh(l)	do { spin_unlock(l); local_bh_enable(); } while (0)
+#define spin_lock(l)                                                \
+	do {                                                        \
+		explore_hook_lock(&(l)->owner, __FILE__, __LINE__); \
+		sim_spin_lock(l, #l, __FILE__, __LINE__);           \
+	} while (0)
+#define spin_unlock(l)                                  \
+	do {                                            \
+		sim_spin_unlock(l, __FILE__, __LINE__); \
+		explore_hook(__FILE__, __LINE__);       \
+	} while (0)
+#define spin_lock_bh(l)             \
+	do {                        \
+		local_bh_disable(); \
+		spin_lock(l);       \
+	} while (0)
+#define spin_unlock_bh(l)          \
+	do {                       \
+		spin_unlock(l);    \
+		local_bh_enable(); \
+	} while (0)
 
 #ifdef CONFIG_PREEMPT_RT
-#define spin_lock_irq(l)		spin_lock(l)
-#define spin_unlock_irq(l)		spin_unlock(l)
-#define spin_lock_irqsave(l, f)		do { (f) = 0; spin_lock(l); } while (0)
-#define spin_unlock_irqrestore(l, f)	do { (void)(f); spin_unlock(l); } while (0)
+#define spin_lock_irq(l) spin_lock(l)
+#define spin_unlock_irq(l) spin_unlock(l)
+#define spin_lock_irqsave(l, f) \
+	do {                    \
+		(f) = 0;        \
+		spin_lock(l);   \
+	} while (0)
+#define spin_unlock_irqrestore(l, f) \
+	do {                         \
+		(void)(f);           \
+		spin_unlock(l);      \
+	} while (0)
 #else
-#define spin_lock_irq(l)	do { local_irq_disable(); spin_lock(l); } while (0)
+#define spin_lock_irq(l)             \
+	do {                         \
+		local_irq_disable(); \
+		spin_lock(l);        \
+	} while (0)
 /* After the IRQ restore: a preemption point (preempt_enable() there). */
-#define spin_unlock_irq(l)						\
-	do { spin_unlock(l); local_irq_enable(); sim_preempt_point(); } while (0)
-#define spin_lock_irqsave(l, f)	do { local_irq_save(f); spin_lock(l); } while (0)
-#define spin_unlock_irqrestore(l, f)					\
-	do { spin_unlock(l); local_irq_restore(f); sim_preempt_point(); } while (0)
+#define spin_unlock_irq(l)           \
+	do {                         \
+		spin_unlock(l);      \
+		local_irq_enable();  \
+		sim_preempt_point(); \
+	} while (0)
+#define spin_lock_irqsave(l, f)    \
+	do {                       \
+		local_irq_save(f); \
+		spin_lock(l);      \
+	} while (0)
+#define spin_unlock_irqrestore(l, f)  \
+	do {                          \
+		spin_unlock(l);       \
+		local_irq_restore(f); \
+		sim_preempt_point();  \
+	} while (0)
 #endif
 
-#define lockdep_assert_held(l)	WARN_ON_ONCE((l)->owner != sim_cpu_id())
+#define lockdep_assert_held(l) WARN_ON_ONCE((l)->owner != sim_cpu_id())
 
 #endif

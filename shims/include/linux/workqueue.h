@@ -19,11 +19,11 @@ struct work_struct {
 	int cpu;
 };
 
-#define INIT_WORK(_work, _func)						\
-	do {								\
-		INIT_LIST_HEAD(&(_work)->entry);			\
-		(_work)->func = (_func);				\
-		(_work)->pending = false;				\
+#define INIT_WORK(_work, _func)                  \
+	do {                                     \
+		INIT_LIST_HEAD(&(_work)->entry); \
+		(_work)->func = (_func);         \
+		(_work)->pending = false;        \
 	} while (0)
 
 bool schedule_work_on(int cpu, struct work_struct *work);

@@ -12,9 +12,9 @@ int sim_init_step(const char *name);
 struct pernet_operations {
 	int unused;
 };
-#define register_pernet_subsys(ops)	\
+#define register_pernet_subsys(ops) \
 	((void)(ops), sim_init_step("register_pernet_subsys"))
-#define register_pernet_device(ops)	((void)(ops), 0)
+#define register_pernet_device(ops) ((void)(ops), 0)
 extern struct pernet_operations netdev_net_ops, loopback_net_ops,
 	default_device_ops;
 

@@ -8,6 +8,6 @@
 #define SHIM_NET_PROTO_MEMORY_H
 
 /* (1 << (20 - PAGE_SHIFT)), PAGE_SHIFT being 12 */
-#define SK_MEMORY_PCPU_RESERVE	(1 << (20 - 12))
+#define SK_MEMORY_PCPU_RESERVE (1 << (20 - 12))
 
 #endif

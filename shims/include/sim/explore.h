@@ -32,7 +32,7 @@ void sim_watch_point(const char *file, int line);
  * running test with "hang: no progress since FILE:LINE", the last line of
  * the tree (not of the shims) that the steps passed, kept in a small ring.
  */
-#define SIM_TRAIL	16
+#define SIM_TRAIL 16
 struct sim_trail {
 	const char *file;
 	int line;
@@ -42,15 +42,14 @@ extern struct sim_trail sim_trail[SIM_TRAIL];
 extern unsigned int sim_trail_pos;
 void sim_hang(void);
 
-static inline __attribute__((__always_inline__, __unused__))
-void sim_step(void)
+static inline __attribute__((__always_inline__, __unused__)) void sim_step(void)
 {
 	if (__builtin_expect(--sim_hang_budget < 0, 0))
 		sim_hang();
 }
 
-static inline __attribute__((__always_inline__, __unused__))
-void sim_step_at(const char *file, int line)
+static inline __attribute__((__always_inline__, __unused__)) void
+sim_step_at(const char *file, int line)
 {
 	struct sim_trail *t = &sim_trail[++sim_trail_pos % SIM_TRAIL];
 
@@ -73,8 +72,8 @@ void explore_hook(const char *file, int line);
 void explore_hook_at(const volatile void *addr, const char *file, int line);
 void explore_hook_lock(int *owner, const char *file, int line);
 #else
-static inline __attribute__((__always_inline__, __unused__))
-void explore_hook(const char *file, int line)
+static inline __attribute__((__always_inline__, __unused__)) void
+explore_hook(const char *file, int line)
 {
 	sim_step_at(file, line);
 	if (__builtin_expect(sim_watch_active, 0))
@@ -88,8 +87,8 @@ void explore_hook(const char *file, int line)
  * task's or program's own stack (partial-order reduction: nobody else
  * sees it, so a switch there equals a switch at the next point).
  */
-static inline __attribute__((__always_inline__, __unused__))
-void explore_hook_at(const volatile void *addr, const char *file, int line)
+static inline __attribute__((__always_inline__, __unused__)) void
+explore_hook_at(const volatile void *addr, const char *file, int line)
 {
 	sim_step_at(file, line);
 	if (__builtin_expect(sim_watch_active, 0))
@@ -99,8 +98,8 @@ void explore_hook_at(const volatile void *addr, const char *file, int line)
 }
 
 /* Before a spin_lock(): a point, then spin (yield) while another CPU holds it. */
-static inline __attribute__((__always_inline__, __unused__))
-void explore_hook_lock(int *owner, const char *file, int line)
+static inline __attribute__((__always_inline__, __unused__)) void
+explore_hook_lock(int *owner, const char *file, int line)
 {
 	sim_step_at(file, line);
 	if (__builtin_expect(sim_watch_active, 0))
@@ -132,10 +131,10 @@ int explore_in_program(void);
  * what[o] describes option o for the counterexample.  Returns 0 outside a
  * program.
  */
-#define EXPLORE_PICK		1
-#define EXPLORE_PREEMPT		2
-#define EXPLORE_POLL		3
-#define EXPLORE_MIGRATE		4
+#define EXPLORE_PICK 1
+#define EXPLORE_PREEMPT 2
+#define EXPLORE_POLL 3
+#define EXPLORE_MIGRATE 4
 unsigned int explore_choose(int kind, unsigned int n, const char *const *what);
 
 /* A point of the simulator's own, named in the counterexample. */
@@ -149,8 +148,8 @@ void explore_point_named(const char *what);
  *                      run, the schedule ends (no deadlock)
  * what names the wait in the counterexample.  Only inside a program.
  */
-#define EXPLORE_WAIT_IRQS	1
-#define EXPLORE_WAIT_IDLE	2
+#define EXPLORE_WAIT_IRQS 1
+#define EXPLORE_WAIT_IDLE 2
 void explore_wait_until(int (*cond)(void *arg), void *arg, unsigned int flags,
 			const char *what);
 
@@ -172,7 +171,7 @@ volatile void *explore_tso_store_slot(volatile void *addr, unsigned long size,
 				      const char *file);
 const volatile void *explore_tso_load_slot(const volatile void *addr,
 					   unsigned long size);
-void explore_tso_fence(void);		/* drains this CPU's buffer */
+void explore_tso_fence(void); /* drains this CPU's buffer */
 
 #ifdef SIM_EXPLORE_OUT_OF_LINE
 volatile void *explore_tso_dst(volatile void *addr, unsigned long size,
@@ -182,9 +181,8 @@ const volatile void *explore_tso_src(const volatile void *addr,
 void explore_tso_mb(void);
 #else
 /* Where WRITE_ONCE() stores: the variable, or a slot of the store buffer. */
-static inline __attribute__((__always_inline__, __unused__))
-volatile void *explore_tso_dst(volatile void *addr, unsigned long size,
-			       const char *file)
+static inline __attribute__((__always_inline__, __unused__)) volatile void *
+explore_tso_dst(volatile void *addr, unsigned long size, const char *file)
 {
 	if (__builtin_expect(sim_tso_active, 0))
 		return explore_tso_store_slot(addr, size, file);
@@ -193,16 +191,16 @@ volatile void *explore_tso_dst(volatile void *addr, unsigned long size,
 
 /* Where READ_ONCE() loads from: a store of this CPU's buffer, or memory. */
 static inline __attribute__((__always_inline__, __unused__))
-const volatile void *explore_tso_src(const volatile void *addr,
-				     unsigned long size)
+const volatile void *
+explore_tso_src(const volatile void *addr, unsigned long size)
 {
 	if (__builtin_expect(sim_tso_active, 0))
 		return explore_tso_load_slot(addr, size);
 	return addr;
 }
 
-static inline __attribute__((__always_inline__, __unused__))
-void explore_tso_mb(void)
+static inline __attribute__((__always_inline__, __unused__)) void
+explore_tso_mb(void)
 {
 	if (__builtin_expect(sim_tso_active, 0))
 		explore_tso_fence();
@@ -216,26 +214,26 @@ void explore_tso_mb(void)
  * where its operations would).
  */
 #ifdef SIM_RAW_ONCE
-#define __EXPLORE_HOOK()	((void)0)
-#define __EXPLORE_HOOK_AT(addr)	((void)0)
-#define __EXPLORE_TSO_DST(addr, size)	(addr)
-#define __EXPLORE_TSO_SRC(addr, size)	(addr)
-#define __EXPLORE_TSO_MB()	((void)0)
+#define __EXPLORE_HOOK() ((void)0)
+#define __EXPLORE_HOOK_AT(addr) ((void)0)
+#define __EXPLORE_TSO_DST(addr, size) (addr)
+#define __EXPLORE_TSO_SRC(addr, size) (addr)
+#define __EXPLORE_TSO_MB() ((void)0)
 #else
-#define __EXPLORE_HOOK()	explore_hook(__FILE__, __LINE__)
-#define __EXPLORE_HOOK_AT(addr)	explore_hook_at(addr, __FILE__, __LINE__)
-#define __EXPLORE_TSO_DST(addr, size)	explore_tso_dst(addr, size, __FILE__)
-#define __EXPLORE_TSO_SRC(addr, size)	explore_tso_src(addr, size)
-#define __EXPLORE_TSO_MB()	explore_tso_mb()
+#define __EXPLORE_HOOK() explore_hook(__FILE__, __LINE__)
+#define __EXPLORE_HOOK_AT(addr) explore_hook_at(addr, __FILE__, __LINE__)
+#define __EXPLORE_TSO_DST(addr, size) explore_tso_dst(addr, size, __FILE__)
+#define __EXPLORE_TSO_SRC(addr, size) explore_tso_src(addr, size)
+#define __EXPLORE_TSO_MB() explore_tso_mb()
 #endif
 
 /* ---- The scenario API (suites: unit/explore_*.c) ---- */
 
-#define EXPLORE_MAX_THREADS	4
-#define EXPLORE_MAX_IRQS	2
+#define EXPLORE_MAX_THREADS 4
+#define EXPLORE_MAX_IRQS 2
 
 struct explore_actor {
-	int cpu;			/* the simulated CPU it runs on */
+	int cpu; /* the simulated CPU it runs on */
 	void (*fn)(void);
 	const char *name;
 	/*
@@ -250,7 +248,7 @@ struct explore_scenario {
 	const char *name;
 	/* Boot and initial state; runs with exploration off. */
 	void (*setup)(void);
-	int nr_threads;			/* one program per CPU */
+	int nr_threads; /* one program per CPU */
 	struct explore_actor threads[EXPLORE_MAX_THREADS];
 	/*
 	 * Interrupts: each delivered once, as a hardirq on its CPU at any
@@ -278,8 +276,8 @@ struct explore_scenario {
 	 * only at quiescence.  NULL when it holds.
 	 */
 	const char *(*invariant)(void);
-	unsigned int bound;		/* preemption bound (0: default 2) */
-	unsigned int random_walks;	/* in addition to the bounded DFS */
+	unsigned int bound; /* preemption bound (0: default 2) */
+	unsigned int random_walks; /* in addition to the bounded DFS */
 	/*
 	 * The budget of the bounded search, in schedules (0: 200000).  A
 	 * search not exhausted within it leaves complete at 0: the caller
@@ -294,9 +292,9 @@ struct explore_result {
 	unsigned long schedules;
 	unsigned long steps;
 	unsigned long violations;
-	double seconds;			/* CPU time: printed, never a budget */
-	int complete;			/* the bounded DFS was exhausted */
-	char first_schedule[512];	/* replay string of the first counterexample */
+	double seconds; /* CPU time: printed, never a budget */
+	int complete; /* the bounded DFS was exhausted */
+	char first_schedule[512]; /* replay string of the first counterexample */
 	char first_violation[256];
 };
 

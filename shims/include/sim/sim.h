@@ -22,8 +22,8 @@ struct task_struct;
 struct __call_single_data;
 
 /* An IPI sent and not yet taken, per vector. */
-#define SIM_IPI_CALL_FUNC	1	/* CALL_FUNCTION_SINGLE_VECTOR */
-#define SIM_IPI_RESCHEDULE	2	/* RESCHEDULE_VECTOR */
+#define SIM_IPI_CALL_FUNC 1 /* CALL_FUNCTION_SINGLE_VECTOR */
+#define SIM_IPI_RESCHEDULE 2 /* RESCHEDULE_VECTOR */
 
 enum sim_preempt_model {
 	SIM_PREEMPT_NONE,
@@ -42,45 +42,47 @@ struct sim_counters {
 	 */
 	unsigned long ipis;
 	unsigned long resched_ipis;
-	unsigned long csd_run;		/* csd callbacks run on this CPU */
-	unsigned long ttwu_queued;	/* wakeups queued on its wake list (TTWU_QUEUE) */
-	unsigned long net_rx_raises;	/* NET_RX_SOFTIRQ raised on this CPU */
+	unsigned long csd_run; /* csd callbacks run on this CPU */
+	unsigned long
+		ttwu_queued; /* wakeups queued on its wake list (TTWU_QUEUE) */
+	unsigned long net_rx_raises; /* NET_RX_SOFTIRQ raised on this CPU */
 	unsigned long raises_in_smp_call; /* any softirq raised from a csd */
-	unsigned long softirq_runs;	/* softirq handler loop entries */
+	unsigned long softirq_runs; /* softirq handler loop entries */
 	unsigned long warns;
 	unsigned long pr_warn_once;
 	unsigned long cond_resched;
-	unsigned long wakeups;		/* wake_up_process() that woke a task */
+	unsigned long wakeups; /* wake_up_process() that woke a task */
 	unsigned long rcu_qs;
 	unsigned long skbs_freed;
-	unsigned long skbs_delivered;	/* handed to the stack (__netif_receive_skb) */
+	unsigned long
+		skbs_delivered; /* handed to the stack (__netif_receive_skb) */
 };
 
 struct sim_cpu {
 	int id;
 	bool online;
-	bool inactive;			/* !cpu_active(): going down or not up yet */
+	bool inactive; /* !cpu_active(): going down or not up yet */
 	/* Context, as the kernel keeps it in preempt_count and irq flags. */
-	unsigned int hardirq;		/* HARDIRQ_OFFSET nesting */
-	unsigned int serving_softirq;	/* SOFTIRQ_OFFSET: in the softirq loop */
-	unsigned int bh_disable;	/* local_bh_disable() nesting */
+	unsigned int hardirq; /* HARDIRQ_OFFSET nesting */
+	unsigned int serving_softirq; /* SOFTIRQ_OFFSET: in the softirq loop */
+	unsigned int bh_disable; /* local_bh_disable() nesting */
 	unsigned int preempt_disable;
-	unsigned int rcu_read_nesting;	/* rcu_read_lock() depth */
+	unsigned int rcu_read_nesting; /* rcu_read_lock() depth */
 	bool irqs_off;
-	bool softirq_ctrl_locked;	/* RT: the BH lock and its RCU reader */
-	bool in_smp_call;		/* running csd callbacks */
-	unsigned long softirq_pending;	/* irq_stat.__softirq_pending */
+	bool softirq_ctrl_locked; /* RT: the BH lock and its RCU reader */
+	bool in_smp_call; /* running csd callbacks */
+	unsigned long softirq_pending; /* irq_stat.__softirq_pending */
 	struct task_struct *curr;
 	struct task_struct *idle;
-	struct llist_head call_single_queue;	/* kernel/smp.c's, per CPU */
-	unsigned int ipi_pending;	/* SIM_IPI_*: sent, not yet taken */
+	struct llist_head call_single_queue; /* kernel/smp.c's, per CPU */
+	unsigned int ipi_pending; /* SIM_IPI_*: sent, not yet taken */
 	/*
 	 * Its idle loop polls TIF_NEED_RESCHED (TIF_POLLING_NRFLAG: mwait or
 	 * poll idle) rather than halting; the default.  Under the explorer
 	 * each idle period's choice instead.
 	 */
 	bool idle_poll;
-	bool idle_need_resched;		/* set on its idle task by set_nr_if_polling() */
+	bool idle_need_resched; /* set on its idle task by set_nr_if_polling() */
 	struct sim_counters cnt;
 };
 
@@ -88,7 +90,7 @@ extern struct sim_cpu sim_cpus[NR_CPUS];
 extern int sim_cur_cpu;
 extern enum sim_preempt_model sim_preempt;
 extern unsigned long sim_seed;
-unsigned long sim_random(unsigned long n);	/* 0 unless NAPITEST_SEED is set */
+unsigned long sim_random(unsigned long n); /* 0 unless NAPITEST_SEED is set */
 
 static inline int sim_cpu_id(void)
 {
@@ -109,19 +111,19 @@ void sim_reset(unsigned int nr_online);
  */
 void sim_fail_init_step(const char *name);
 int sim_init_step(const char *name);
-int sim_switch_cpu(int cpu);		/* returns the previous CPU */
+int sim_switch_cpu(int cpu); /* returns the previous CPU */
 struct sim_counters sim_total(void);
-#define sim_count(cpu, field)	(sim_cpus[cpu].cnt.field)
+#define sim_count(cpu, field) (sim_cpus[cpu].cnt.field)
 
 /* Context transitions a test (or the simulator) drives. */
 void sim_hardirq_enter(void);
-void sim_hardirq_exit(void);		/* irq_exit(): may run softirqs */
-void sim_run_softirqs(void);		/* __do_softirq() on this CPU */
-void sim_deliver_ipi(int cpu);		/* the pending IPIs, in hardirq */
-void sim_idle_flush(int cpu);		/* idle loop: flush_smp_call_function_queue() */
+void sim_hardirq_exit(void); /* irq_exit(): may run softirqs */
+void sim_run_softirqs(void); /* __do_softirq() on this CPU */
+void sim_deliver_ipi(int cpu); /* the pending IPIs, in hardirq */
+void sim_idle_flush(int cpu); /* idle loop: flush_smp_call_function_queue() */
 
-bool sim_csd_pending(int cpu);		/* a csd callback queued (not a wakeup) */
-bool sim_call_queue_pending(int cpu);	/* anything queued, wakeups too */
+bool sim_csd_pending(int cpu); /* a csd callback queued (not a wakeup) */
+bool sim_call_queue_pending(int cpu); /* anything queued, wakeups too */
 void sim_preempt_point(void);
 void sim_watchdog(void);
 /*
@@ -160,7 +162,7 @@ const char *sim_tree_path(const char *file);
 /* Once-flags of WARN_ON_ONCE / pr_warn_once sites, cleared by sim_reset(). */
 struct sim_once {
 	bool done;
-	bool listed;		/* on the reset list (next is NULL at its tail) */
+	bool listed; /* on the reset list (next is NULL at its tail) */
 	struct sim_once *next;
 };
 bool sim_once_first(struct sim_once *once);

@@ -22,18 +22,18 @@
 #include <stddef.h>
 
 struct sim_site {
-	const char *file;	/* NULL: none yet */
+	const char *file; /* NULL: none yet */
 	int line;
 };
 
 struct sim_watch {
 	const volatile void *addr;
-	size_t size;			/* 1, 2, 4 or 8 bytes */
-	unsigned long last;		/* value at the last check */
+	size_t size; /* 1, 2, 4 or 8 bytes */
+	unsigned long last; /* value at the last check */
 	unsigned long changes;
-	char what[48];			/* "backlog of CPU 1" */
-	int cpu;			/* the CPU that made the last change */
-	struct sim_site before, after;	/* the tree's lines around it */
+	char what[48]; /* "backlog of CPU 1" */
+	int cpu; /* the CPU that made the last change */
+	struct sim_site before, after; /* the tree's lines around it */
 	int pending_after;
 	/* Code addresses of the hooks around it, resolved on demand. */
 	void *before_pc, *after_pc;

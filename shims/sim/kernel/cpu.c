@@ -83,7 +83,8 @@ static int cpu_dead(void *arg)
 {
 	int cpu = (int)(uintptr_t)arg;
 
-	return !READ_ONCE(sim_cpus[cpu].online) && !READ_ONCE(takedown_pending[cpu]);
+	return !READ_ONCE(sim_cpus[cpu].online) &&
+	       !READ_ONCE(takedown_pending[cpu]);
 }
 
 /* cpu_down(cpu) from the current (control) CPU. */
@@ -133,8 +134,7 @@ static int cpu_has_work(void *arg)
 	int cpu = (int)(uintptr_t)arg;
 
 	return !sim_runqueue_empty(cpu) || sim_call_queue_pending(cpu) ||
-	       sim_cpus[cpu].ipi_pending ||
-	       READ_ONCE(takedown_pending[cpu]);
+	       sim_cpus[cpu].ipi_pending || READ_ONCE(takedown_pending[cpu]);
 }
 
 /*
@@ -151,7 +151,8 @@ void sim_cpu_idle(int cpu)
 			take_cpu_down(cpu);
 			break;
 		}
-		if (sim_run_cpu(cpu, 1000) || cpu_has_work((void *)(uintptr_t)cpu))
+		if (sim_run_cpu(cpu, 1000) ||
+		    cpu_has_work((void *)(uintptr_t)cpu))
 			continue;
 		if (!explore_in_program())
 			break;
@@ -160,7 +161,6 @@ void sim_cpu_idle(int cpu)
 				   "work");
 	}
 }
-
 
 bool sim_takedown_pending(int cpu)
 {

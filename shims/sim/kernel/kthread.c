@@ -41,7 +41,7 @@ void kthread_unpark(struct task_struct *k)
 
 int kthread_stop(struct task_struct *k)
 {
-	might_sleep();		/* wait_for_completion() */
+	might_sleep(); /* wait_for_completion() */
 	k->should_stop = true;
 	kthread_unpark(k);
 	wake_up_process(k);
@@ -68,7 +68,7 @@ static int task_parked(void *arg)
 /* kthread_park(): ask, wake, wait until it sleeps in kthread_parkme(). */
 void kthread_park(struct task_struct *p)
 {
-	might_sleep();		/* wait_for_completion() */
+	might_sleep(); /* wait_for_completion() */
 	p->should_park = true;
 	wake_up_process(p);
 	if (explore_in_program()) {
@@ -80,5 +80,6 @@ void kthread_park(struct task_struct *p)
 	}
 	sim_run_cpu(p->cpu, 1000);
 	if (!task_parked(p))
-		sim_bug(__FILE__, __LINE__, "kthread_park(): the thread did not park");
+		sim_bug(__FILE__, __LINE__,
+			"kthread_park(): the thread did not park");
 }

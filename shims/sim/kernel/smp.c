@@ -94,8 +94,8 @@ static void __flush_smp_call_function_queue(bool warn_cpu_offline)
 	entry = llist_del_all(&c->call_single_queue);
 	entry = llist_reverse_order(entry);
 
-	if (unlikely(warn_cpu_offline && !cpu_online(sim_cpu_id()) &&
-		     !warned && entry != NULL)) {
+	if (unlikely(warn_cpu_offline && !cpu_online(sim_cpu_id()) && !warned &&
+		     entry != NULL)) {
 		warned = true;
 		WARN(1, "IPI on offline CPU %d\n", sim_cpu_id());
 	}
@@ -166,7 +166,7 @@ void sim_deliver_ipi(int cpu)
 	unsigned int pending = c->ipi_pending;
 
 	c->ipi_pending = 0;
-	explore_tso_mb();	/* taken as serializing, as interrupt entry */
+	explore_tso_mb(); /* taken as serializing, as interrupt entry */
 	if (pending & SIM_IPI_CALL_FUNC) {
 		sim_hardirq_enter();
 		__flush_smp_call_function_queue(true);

@@ -18,7 +18,7 @@ static unsigned int setup_runs[NR_CPUS];
 /* smpboot_thread_fn() (kernel/smpboot.c). */
 struct smpboot_thread_data {
 	unsigned int cpu;
-	unsigned int status;	/* HP_THREAD_NONE, _ACTIVE, _PARKED */
+	unsigned int status; /* HP_THREAD_NONE, _ACTIVE, _PARKED */
 	struct smp_hotplug_thread *ht;
 };
 
@@ -121,7 +121,8 @@ void smpboot_unregister_percpu_thread(struct smp_hotplug_thread *ht)
 	}
 	for (i = 0; i < nr_hotplug_threads; i++)
 		if (hotplug_threads[i] == ht)
-			hotplug_threads[i] = hotplug_threads[--nr_hotplug_threads];
+			hotplug_threads[i] =
+				hotplug_threads[--nr_hotplug_threads];
 }
 
 unsigned int sim_smpboot_setup_runs(int cpu)
@@ -139,7 +140,8 @@ unsigned int sim_smpboot_threads(int cpu, struct task_struct **t)
 
 	t[n++] = per_cpu(ksoftirqd, cpu);
 	for (i = 0; i < nr_hotplug_threads; i++) {
-		struct task_struct *tsk = *per_cpu_ptr(hotplug_threads[i]->store, cpu);
+		struct task_struct *tsk =
+			*per_cpu_ptr(hotplug_threads[i]->store, cpu);
 
 		if (tsk)
 			t[n++] = tsk;

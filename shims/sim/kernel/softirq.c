@@ -48,7 +48,8 @@ unsigned int sim_softirq_count(void)
 	struct sim_cpu *c = sim_this();
 
 	if (IS_ENABLED(CONFIG_PREEMPT_RT))
-		return (unsigned int)current->softirq_disable_cnt & SOFTIRQ_MASK;
+		return (unsigned int)current->softirq_disable_cnt &
+		       SOFTIRQ_MASK;
 	return c->serving_softirq * SOFTIRQ_OFFSET +
 	       c->bh_disable * SOFTIRQ_DISABLE_OFFSET;
 }

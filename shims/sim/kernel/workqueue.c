@@ -26,9 +26,8 @@ static int kworker_fn(void *data)
 		}
 		__set_current_state(TASK_RUNNING);
 		while (!list_empty(&work_list[cpu])) {
-			struct work_struct *w = list_first_entry(&work_list[cpu],
-								 struct work_struct,
-								 entry);
+			struct work_struct *w = list_first_entry(
+				&work_list[cpu], struct work_struct, entry);
 
 			list_del_init(&w->entry);
 			w->pending = false;
@@ -87,7 +86,6 @@ unsigned long sim_work_runs(int cpu)
 {
 	return work_runs[cpu];
 }
-
 
 void sim_workqueue_reset(void)
 {

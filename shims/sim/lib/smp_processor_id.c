@@ -19,15 +19,15 @@ static unsigned int ratelimit_printed;
 
 static bool printk_ratelimit(void)
 {
-	if (!ratelimit_printed || time_after_eq(jiffies, ratelimit_begin + 5 * HZ)) {
+	if (!ratelimit_printed ||
+	    time_after_eq(jiffies, ratelimit_begin + 5 * HZ)) {
 		ratelimit_begin = jiffies;
 		ratelimit_printed = 0;
 	}
 	return ratelimit_printed++ < 10;
 }
 
-unsigned int sim_check_preemption_disabled(const char *what1,
-					   const char *what2,
+unsigned int sim_check_preemption_disabled(const char *what1, const char *what2,
 					   const char *file, int line,
 					   const char *func)
 {
@@ -40,8 +40,9 @@ unsigned int sim_check_preemption_disabled(const char *what1,
 		return (unsigned int)this_cpu;
 	sim_report(file, line,
 		   "BUG: using %s%s() in preemptible [%08x] code: %s/%d\n"
-		   "caller is %s at %s:%d\n", what1, what2, preempt_count(),
-		   current->comm, current->pid, func, sim_tree_path(file), line);
+		   "caller is %s at %s:%d\n",
+		   what1, what2, preempt_count(), current->comm, current->pid,
+		   func, sim_tree_path(file), line);
 	return (unsigned int)this_cpu;
 }
 

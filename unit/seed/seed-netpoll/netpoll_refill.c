@@ -12,17 +12,17 @@
 
 /* include/linux/gfp.h */
 #ifndef GFP_ATOMIC
-#define GFP_ATOMIC	0x20u
+#define GFP_ATOMIC 0x20u
 #endif
 #ifndef GFP_KERNEL
-#define GFP_KERNEL	0xcc0u
+#define GFP_KERNEL 0xcc0u
 #endif
 
 /* include/linux/errno.h: kernel-internal. */
-#define ENOTSUPP	524
+#define ENOTSUPP 524
 
 /* include/linux/netdevice.h: enum netdev_priv_flags. */
-#define IFF_DISABLE_NETPOLL	(1u << 12)
+#define IFF_DISABLE_NETPOLL (1u << 12)
 
 /* include/uapi/linux/if_ether.h, ip.h, udp.h: sizes for MAX_SKB_SIZE. */
 struct ethhdr {
@@ -52,7 +52,11 @@ static struct sk_buff *alloc_skb(unsigned int size, gfp_t gfp)
 	return sim_skb_alloc(NULL);
 }
 
-#define skb_reserve(skb, len)	do { (void)(skb); (void)(len); } while (0)
+#define skb_reserve(skb, len) \
+	do {                  \
+		(void)(skb);  \
+		(void)(len);  \
+	} while (0)
 
 /* include/linux/slab.h: kmalloc() does not zero (poisoned here). */
 static void *kmalloc(size_t size, gfp_t gfp)
@@ -69,19 +73,24 @@ static void *kmalloc(size_t size, gfp_t gfp)
 		memset(p, 0x5a, size);
 	return p;
 }
-#define kfree(p)	free(p)
+#define kfree(p) free(p)
 
 /* include/linux/string.h */
-#define strscpy(dst, src, n)	snprintf((dst), (n), "%s", (src))
+#define strscpy(dst, src, n) snprintf((dst), (n), "%s", (src))
 
 /* include/linux/rtnetlink.h, rcupdate.h, srcu.h: no concurrent readers. */
-#define rtnl_dereference(p)		(p)
-#define RCU_INIT_POINTER(p, v)		((p) = (v))
-#define synchronize_rcu()		do { } while (0)
-#define synchronize_srcu(s)		do { (void)(s); } while (0)
+#define rtnl_dereference(p) (p)
+#define RCU_INIT_POINTER(p, v) ((p) = (v))
+#define synchronize_rcu() \
+	do {              \
+	} while (0)
+#define synchronize_srcu(s) \
+	do {                \
+		(void)(s);  \
+	} while (0)
 /* call_rcu(): the grace period has elapsed at once. */
-#define call_rcu(head, fn)		(fn)(head)
-static int netpoll_srcu;	/* net/core/netpoll.c: DEFINE_STATIC_SRCU() */
+#define call_rcu(head, fn) (fn)(head)
+static int netpoll_srcu; /* net/core/netpoll.c: DEFINE_STATIC_SRCU() */
 
 /* net/core/netpoll.c: the TX retry work (static there); not exercised. */
 static void queue_process(struct work_struct *work)
@@ -185,7 +194,7 @@ static void v29_pool_dequeue_schedules_the_refill(void **state)
 	alloc_skb_failures = 1;
 	skb = find_skb(&np, 100, 0);
 	assert_non_null(skb);
-	assert_int_equal(skb_queue_len(&skb_pool), 1);	/* taken from it */
+	assert_int_equal(skb_queue_len(&skb_pool), 1); /* taken from it */
 	assert_true(work_pending(&np.refill_wq));
 	/* The kworker refills the pool, outside find_skb(). */
 	sim_run_cpu(0, 100);
@@ -219,9 +228,9 @@ static void v29_cleanup_cancels_the_refill_first(void **state)
 
 /* Each way __netpoll_setup() can fail, in order. */
 enum setup_failure {
-	FAIL_NETPOLL_DISABLED,	/* IFF_DISABLE_NETPOLL: -ENOTSUPP */
-	FAIL_NPINFO_ALLOC,	/* kmalloc(): -ENOMEM */
-	FAIL_NDO_SETUP,		/* ndo_netpoll_setup() */
+	FAIL_NETPOLL_DISABLED, /* IFF_DISABLE_NETPOLL: -ENOTSUPP */
+	FAIL_NPINFO_ALLOC, /* kmalloc(): -ENOMEM */
+	FAIL_NDO_SETUP, /* ndo_netpoll_setup() */
 	NR_SETUP_FAILURES
 };
 
@@ -243,7 +252,9 @@ static void v30_refill_work_initialised_before_setup_can_fail(void **state)
 		assert_null(test_dev.npinfo);
 #if EXTRACTED_HAVE_refill_skbs_work_handler
 		if (np.refill_wq.func != refill_skbs_work_handler)
-			fail_msg("setup failure %d left np->refill_wq uninitialised", f);
+			fail_msg(
+				"setup failure %d left np->refill_wq uninitialised",
+				f);
 #else
 		require_definition(refill_skbs_work_handler);
 #endif
@@ -262,7 +273,8 @@ int main(void)
 		cmocka_unit_test(v29_no_refill_work_when_alloc_succeeds),
 		cmocka_unit_test(v29_pool_dequeue_schedules_the_refill),
 		cmocka_unit_test(v29_cleanup_cancels_the_refill_first),
-		cmocka_unit_test(v30_refill_work_initialised_before_setup_can_fail),
+		cmocka_unit_test(
+			v30_refill_work_initialised_before_setup_can_fail),
 	};
 
 	return cmocka_run_group_tests_name("seed-netpoll (V29, V30)", tests,

@@ -9,16 +9,17 @@
  * raises the vectors and enters __do_softirq() with IRQs off, as
  * irq_exit() or local_bh_enable() would on its CPU.
  */
-#include <string.h>		/* ffs(), as the kernel's bitops provide it */
+#include <string.h> /* ffs(), as the kernel's bitops provide it */
 #include <kernel_prelude.h>
 
 /* include/linux/sched/rt.h: rt_task(), a SCHED_FIFO/RR task. */
-#define rt_task(p)		((p)->rt)
+#define rt_task(p) ((p)->rt)
 
 #include "support/napitest.h"
 
-#define LONG_MASK (BIT(NET_TX_SOFTIRQ) | BIT(NET_RX_SOFTIRQ) |		\
-		   BIT(BLOCK_SOFTIRQ) | BIT(IRQ_POLL_SOFTIRQ))
+#define LONG_MASK                                                         \
+	(BIT(NET_TX_SOFTIRQ) | BIT(NET_RX_SOFTIRQ) | BIT(BLOCK_SOFTIRQ) | \
+	 BIT(IRQ_POLL_SOFTIRQ))
 
 /* Every vector's handler: counts its runs on this CPU. */
 static unsigned long handler_runs[NR_SOFTIRQS];
@@ -49,7 +50,7 @@ static int raise_and_do_softirq(void *data)
 		int nr = __builtin_ctzl(bits);
 
 		bits &= ~BIT(nr);
-		__raise_softirq_irqoff(nr);	/* no wakeup of its own */
+		__raise_softirq_irqoff(nr); /* no wakeup of its own */
 	}
 	dc->ksoftirqd_was_running = task_is_running(ksd);
 	__do_softirq();
@@ -77,7 +78,7 @@ static void run_case(struct defer_case *dc)
 	p = sim_task_create(raise_and_do_softirq, dc, 0, "rt-task");
 	p->rt = dc->rt;
 	wake_up_process(p);
-	assert_int_equal(sim_run_cpu(0, 1), 1);	/* the RT task, only */
+	assert_int_equal(sim_run_cpu(0, 1), 1); /* the RT task, only */
 	assert_true(p->exited);
 	assert_false(dc->ksoftirqd_was_running);
 }
@@ -125,7 +126,8 @@ static void v28_rt_current_still_runs_other_softirqs(void **state)
 static void v28_deferred_softirqs_run_in_ksoftirqd_none_lost(void **state)
 {
 	struct defer_case dc = {
-		.rt = true, .raise = LONG_MASK | BIT(TIMER_SOFTIRQ),
+		.rt = true,
+		.raise = LONG_MASK | BIT(TIMER_SOFTIRQ),
 	};
 	int nr;
 
@@ -141,7 +143,8 @@ static void v28_deferred_softirqs_run_in_ksoftirqd_none_lost(void **state)
 static void v28_non_rt_current_runs_every_softirq(void **state)
 {
 	struct defer_case dc = {
-		.rt = false, .raise = LONG_MASK | BIT(TIMER_SOFTIRQ),
+		.rt = false,
+		.raise = LONG_MASK | BIT(TIMER_SOFTIRQ),
 	};
 	int nr;
 
@@ -158,12 +161,14 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(v28_rt_current_leaves_long_softirqs_pending),
-		cmocka_unit_test(v28_rt_current_wakes_ksoftirqd_for_deferred_only),
+		cmocka_unit_test(
+			v28_rt_current_wakes_ksoftirqd_for_deferred_only),
 		cmocka_unit_test(v28_rt_current_still_runs_other_softirqs),
-		cmocka_unit_test(v28_deferred_softirqs_run_in_ksoftirqd_none_lost),
+		cmocka_unit_test(
+			v28_deferred_softirqs_run_in_ksoftirqd_none_lost),
 		cmocka_unit_test(v28_non_rt_current_runs_every_softirq),
 	};
 
-	return cmocka_run_group_tests_name("seed-rt-softirq (V28)", tests,
-					   NULL, NULL);
+	return cmocka_run_group_tests_name("seed-rt-softirq (V28)", tests, NULL,
+					   NULL);
 }

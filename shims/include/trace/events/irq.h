@@ -3,7 +3,7 @@
 #ifndef SHIM_TRACE_EVENTS_IRQ_H
 #define SHIM_TRACE_EVENTS_IRQ_H
 
-#define trace_softirq_entry(nr)		((void)(nr))
-#define trace_softirq_exit(nr)		((void)(nr))
+#define trace_softirq_entry(nr) ((void)(nr))
+#define trace_softirq_exit(nr) ((void)(nr))
 
 #endif

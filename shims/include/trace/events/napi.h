@@ -3,6 +3,8 @@
 #ifndef SHIM_TRACE_EVENTS_NAPI_H
 #define SHIM_TRACE_EVENTS_NAPI_H
 
-#define trace_napi_poll(n, w, b)	do { } while (0)
+#define trace_napi_poll(n, w, b) \
+	do {                     \
+	} while (0)
 
 #endif

@@ -45,10 +45,11 @@ static void complain(const struct sim_lock_class *c, const char *what,
 {
 	if (report[0])
 		return;
-	snprintf(report, sizeof(report),
-		 "inconsistent lock state: %s on CPU %d for lock class %s at %s:%d; the other usage was registered at %s:%d",
-		 what, sim_cpu_id(), c->name, sim_tree_path(file), line,
-		 sim_tree_path(c->usage_file[then]), c->usage_line[then]);
+	snprintf(
+		report, sizeof(report),
+		"inconsistent lock state: %s on CPU %d for lock class %s at %s:%d; the other usage was registered at %s:%d",
+		what, sim_cpu_id(), c->name, sim_tree_path(file), line,
+		sim_tree_path(c->usage_file[then]), c->usage_line[then]);
 }
 
 static void mark_usage(struct sim_lock_class *c, enum sim_lock_usage u,
@@ -103,7 +104,7 @@ void sim_spin_lock(spinlock_t *lock, const char *site, const char *file,
 {
 	const char *name = lock->name ? lock->name : site;
 
-	explore_tso_mb();	/* a locked instruction */
+	explore_tso_mb(); /* a locked instruction */
 	if (IS_ENABLED(CONFIG_PREEMPT_RT))
 		__might_resched(file, line,
 				rcu_preempt_depth() << MIGHT_RESCHED_RCU_SHIFT);

@@ -18,12 +18,12 @@
 #include <ucontext.h>
 #include "sim_internal.h"
 
-#define STACK_SIZE	(128 * 1024)
-#define MAX_TASKS	64
+#define STACK_SIZE (128 * 1024)
+#define MAX_TASKS 64
 
 struct sim_coroutine {
 	struct sim_fiber fib;
-	void *fake_stack;	/* AddressSanitizer's, while switched out */
+	void *fake_stack; /* AddressSanitizer's, while switched out */
 	void *stack;
 };
 
@@ -120,7 +120,7 @@ static bool set_nr_if_polling(int cpu)
 void send_call_function_single_ipi(int cpu)
 {
 	if (set_nr_if_polling(cpu))
-		return;		/* trace_sched_wake_idle_without_ipi() */
+		return; /* trace_sched_wake_idle_without_ipi() */
 	/* arch_send_call_function_single_ipi() */
 	sim_cpus[cpu].ipi_pending |= SIM_IPI_CALL_FUNC;
 	sim_cpus[cpu].cnt.ipis++;
@@ -235,9 +235,11 @@ static int select_task_rq(struct task_struct *p)
 	for (cpu = p->cpu; n < NR_CPUS; cpu = (cpu + 1) % NR_CPUS) {
 		if (n && cpu == p->cpu)
 			break;
-		if (!cpu_online(cpu) || (sim_cpus[cpu].inactive && cpu != p->cpu))
+		if (!cpu_online(cpu) ||
+		    (sim_cpus[cpu].inactive && cpu != p->cpu))
 			continue;
-		snprintf(buf[n], sizeof(buf[n]), "%s woken on CPU%d", p->comm, cpu);
+		snprintf(buf[n], sizeof(buf[n]), "%s woken on CPU%d", p->comm,
+			 cpu);
 		what[n] = buf[n];
 		cand[n++] = cpu;
 	}
@@ -280,10 +282,11 @@ int wake_up_process(struct task_struct *p)
 
 static void task_entry(unsigned int hi, unsigned int lo)
 {
-	struct task_struct *p = (struct task_struct *)
-		(((uintptr_t)hi << 32) | (uintptr_t)lo);
+	struct task_struct *p =
+		(struct task_struct *)(((uintptr_t)hi << 32) | (uintptr_t)lo);
 
-	fiber_finish(NULL, &sched_stack_bottom[p->cpu], &sched_stack_size[p->cpu]);
+	fiber_finish(NULL, &sched_stack_bottom[p->cpu],
+		     &sched_stack_size[p->cpu]);
 	p->threadfn(p->data);
 	p->exited = true;
 	WRITE_ONCE(p->__state, TASK_DEAD);
@@ -437,12 +440,13 @@ unsigned long sim_run_cpu(int cpu, unsigned long max_switches)
 		if (sim_cpus[cpu].ipi_pending)
 			sim_deliver_ipi(cpu);
 		/* Queued without an IPI: the polling idle loop's flush. */
-		if (sim_call_queue_pending(cpu) || sim_cpus[cpu].idle_need_resched)
+		if (sim_call_queue_pending(cpu) ||
+		    sim_cpus[cpu].idle_need_resched)
 			sim_idle_flush(cpu);
 		p = pick_next(cpu, prev_task);
 		/* do_idle() loops while its flushes queued more work. */
-		if (!p && (sim_cpus[cpu].ipi_pending ||
-			   sim_call_queue_pending(cpu)))
+		if (!p &&
+		    (sim_cpus[cpu].ipi_pending || sim_call_queue_pending(cpu)))
 			continue;
 		if (!p)
 			break;
@@ -552,16 +556,17 @@ void __might_resched(const char *file, int line, unsigned int offsets)
 		return;
 	might_resched_prev_jiffy = jiffies;
 	if (preempt_rcu)
-		snprintf(rcu, sizeof(rcu),
-			 "RCU nest depth: %u, expected: %u\n",
-			 rcu_preempt_depth(), offsets >> MIGHT_RESCHED_RCU_SHIFT);
-	sim_report(file, line,
-		   "BUG: sleeping function called from invalid context at %s:%d\n"
-		   "in_atomic(): %d, irqs_disabled(): %d, non_block: 0, pid: %d, name: %s\n"
-		   "preempt_count: %x, expected: %x\n%s",
-		   sim_tree_path(file), line, in_atomic(), irqs_disabled(),
-		   current->pid, current->comm, preempt_count(),
-		   offsets & MIGHT_RESCHED_PREEMPT_MASK, rcu);
+		snprintf(rcu, sizeof(rcu), "RCU nest depth: %u, expected: %u\n",
+			 rcu_preempt_depth(),
+			 offsets >> MIGHT_RESCHED_RCU_SHIFT);
+	sim_report(
+		file, line,
+		"BUG: sleeping function called from invalid context at %s:%d\n"
+		"in_atomic(): %d, irqs_disabled(): %d, non_block: 0, pid: %d, name: %s\n"
+		"preempt_count: %x, expected: %x\n%s",
+		sim_tree_path(file), line, in_atomic(), irqs_disabled(),
+		current->pid, current->comm, preempt_count(),
+		offsets & MIGHT_RESCHED_PREEMPT_MASK, rcu);
 }
 
 /*
@@ -581,20 +586,21 @@ void __might_sleep(const char *file, int line)
  * held).  With IRQs off the kernel has no check of its own in schedule():
  * the sleeping primitive's might_sleep() reports it, and so here.
  */
-static void schedule_debug(struct task_struct *prev, const char *file,
-			   int line)
+static void schedule_debug(struct task_struct *prev, const char *file, int line)
 {
 	if (in_atomic()) {
 		sim_report(file, line,
 			   "BUG: scheduling while atomic: %s/%d/0x%08x\n"
-			   "at %s:%d\n", prev->comm, prev->pid,
-			   preempt_count(), sim_tree_path(file), line);
-	} else if (sim_preempt >= SIM_PREEMPT_FULL && rcu_preempt_depth()) {
-		sim_report(file, line,
-			   "WARNING: CPU: %d PID: %d at kernel/rcu/tree_plugin.h: "
-			   "Voluntary context switch within RCU read-side critical section!\n"
-			   "at %s:%d\n", sim_cpu_id(), prev->pid,
+			   "at %s:%d\n",
+			   prev->comm, prev->pid, preempt_count(),
 			   sim_tree_path(file), line);
+	} else if (sim_preempt >= SIM_PREEMPT_FULL && rcu_preempt_depth()) {
+		sim_report(
+			file, line,
+			"WARNING: CPU: %d PID: %d at kernel/rcu/tree_plugin.h: "
+			"Voluntary context switch within RCU read-side critical section!\n"
+			"at %s:%d\n",
+			sim_cpu_id(), prev->pid, sim_tree_path(file), line);
 	} else if (irqs_disabled()) {
 		__might_resched(file, line, 0);
 	}
@@ -606,7 +612,7 @@ void sim_schedule(const char *file, int line)
 	struct task_struct *p = current;
 
 	explore_hook(file, line);
-	explore_tso_mb();	/* the runqueue lock */
+	explore_tso_mb(); /* the runqueue lock */
 	if (!p->ctx)
 		sim_bug(file, line, "schedule() from the test's own context");
 	schedule_debug(p, file, line);
@@ -719,7 +725,6 @@ void sim_tick(int cpu)
 		sim_preempt_point();
 }
 
-
 bool sim_runqueue_empty(int cpu)
 {
 	return list_empty(&runqueue[cpu]);
@@ -754,7 +759,8 @@ void sim_sched_boot(void)
 		struct task_struct *idle = &idle_tasks[cpu];
 
 		memset(idle, 0, sizeof(*idle));
-		snprintf(idle->comm, sizeof(idle->comm), "swapper/%u", (unsigned int)cpu % 1000U);
+		snprintf(idle->comm, sizeof(idle->comm), "swapper/%u",
+			 (unsigned int)cpu % 1000U);
 		idle->cpu = cpu;
 		/* init_idle(): bound to its CPU; pid 0 is swapper/0's. */
 		idle->pid = cpu;
