@@ -82,6 +82,21 @@ class SplatsTest(unittest.TestCase):
         self.assertIsNone(name)
         self.assertIn("net_rx_action", why)
 
+    def test_state_lines_are_not_the_stack(self):
+        # A real 6.1-rt boot (make kunit-smp): lockdep's "softirqs last
+        # enabled at copy_process" and "locks held ... at: vprintk_emit"
+        # lines are not frames; the Call Trace through the console is.
+        with open(os.path.join(HERE, "data", "kunit-console-rt-boot.log")) as f:
+            boot = self.m.splats(f)
+        self.assertEqual(len(boot), 1)
+        st = self.m.stack(boot[0])
+        self.assertNotIn("copy_process", st)
+        self.assertNotIn("__down_trylock_console_sem", st)
+        self.assertIn("native_smp_prepare_cpus", st)
+        name, why = self.m.classify(boot[0], self.protected | {"copy_process"})
+        self.assertIn("serial8250_console_write", name)
+        self.assertIsNone(why)
+
     def test_nothing_hidden_without_the_build(self):
         name, why = self.m.classify(self.splats[0], None)
         self.assertIsNone(name)
