@@ -82,6 +82,17 @@ out:
  * the ASYNC ones (unlocking each csd before its callback, so it may queue
  * itself again), then hands the wakeups to sched_ttwu_pending().
  */
+/*
+ * &csd_next->node.llist in kernel/smp.c, where csd_next may be the NULL the
+ * llist iterator ends on: the member is at offset 0, so the kernel's
+ * expression is NULL too, but UBSan (make check SANITIZE=1) reports a
+ * member access within a null pointer.  The same value, without it.
+ */
+static struct llist_node *csd_llist(call_single_data_t *csd)
+{
+	return csd ? &csd->node.llist : NULL;
+}
+
 static void __flush_smp_call_function_queue(bool warn_cpu_offline)
 {
 	call_single_data_t *csd, *csd_next;
@@ -105,9 +116,9 @@ static void __flush_smp_call_function_queue(bool warn_cpu_offline)
 	llist_for_each_entry_safe(csd, csd_next, entry, node.llist) {
 		if (CSD_TYPE(csd) == CSD_TYPE_SYNC) {
 			if (prev)
-				prev->next = &csd_next->node.llist;
+				prev->next = csd_llist(csd_next);
 			else
-				entry = &csd_next->node.llist;
+				entry = csd_llist(csd_next);
 			c->in_smp_call = true;
 			csd->func(csd->info);
 			c = sim_this();
@@ -130,9 +141,9 @@ static void __flush_smp_call_function_queue(bool warn_cpu_offline)
 			continue;
 		}
 		if (prev)
-			prev->next = &csd_next->node.llist;
+			prev->next = csd_llist(csd_next);
 		else
-			entry = &csd_next->node.llist;
+			entry = csd_llist(csd_next);
 		if (type == CSD_TYPE_ASYNC) {
 			smp_call_func_t func = csd->func;
 			void *info = csd->info;
