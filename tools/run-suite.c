@@ -25,8 +25,29 @@
  * a failure of the harness, never a verdict on the tree.  The simulator's
  * own step budgets (sim_hang(): "hang: no progress since FILE:LINE")
  * decide first; CTest's TIMEOUT is a last wall-clock guard far above both.
+ *
+ * A passing run is reused, not repeated, while everything it depends on is
+ * unchanged: the result cache.  After a run that exited 0, the output is
+ * kept in BUILD/results/runs/NAME.cache with a key over
+ *   - this harness and the binary (and a script's interpreter), by their
+ *     stat identity: device, inode, mode, size, mtime and ctime, which no
+ *     write leaves alone (ctime cannot be set back), as ninja and git's
+ *     index trust them;
+ *   - the arguments, the working directory and the environment that can
+ *     change a run: NAPITEST_*, CMOCKA_*, the sanitizers' options, PATH,
+ *     HOME, XDG_CACHE_HOME, LD_* and PYTHON*;
+ *   - the system's libraries and tools: /etc/ld.so.cache and the package
+ *     database /var/lib/dpkg/status, rewritten by every install/upgrade;
+ *   - every file under each --input PATH (by stat identity; .git,
+ *     __pycache__ and each --exclude PATH left out): what a test reads
+ *     besides its binary, e.g. the repository for the Python checks.
+ * The next run with the same key prints "run-suite: reused (cached): ..."
+ * and the recorded output, and exits 0; any change of the key runs the
+ * binary again.  NAPITEST_NO_CACHE=1 always runs it.  A failure is never
+ * reused, nor a run stopped by the CPU-time guard.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -276,7 +297,8 @@ static int env_cmp(const void *a, const void *b)
 /* The environment that changes what a suite does (run_record.ENV_RX). */
 static bool keyed_env(const char *e)
 {
-	if (!strncmp(e, "CMOCKA_MESSAGE_OUTPUT=", 22))
+	if (!strncmp(e, "CMOCKA_MESSAGE_OUTPUT=", 22) ||
+	    !strncmp(e, "NAPITEST_NO_CACHE=", 18))
 		return false;
 	return !strncmp(e, "NAPITEST_", 9) || !strncmp(e, "CMOCKA_", 7) ||
 	       !strncmp(e, "ASAN_OPTIONS=", 13) ||
@@ -323,12 +345,14 @@ static void put_key(struct out *o, char **argv)
 	puts_(o, "}}");
 }
 
-/* BUILD/results/runs/NAME.json, NAME with [^A-Za-z0-9_.-] as '_'. */
-static void write_record(const char *build, const char *name, struct out *o)
+#define PATH_LEN (4096 + 300)
+
+/* BUILD/results/runs/NAME.EXT, NAME with [^A-Za-z0-9_.-] as '_'. */
+static void record_path(const char *build, const char *name, const char *ext,
+			char path[PATH_LEN])
 {
-	char dir[4096], path[4096 + 300], tmp[4096 + 340], safe[256];
+	char safe[256];
 	size_t i;
-	FILE *f;
 
 	for (i = 0; name[i] && i < sizeof(safe) - 1; i++)
 		safe[i] = (strchr("_.-", name[i]) ||
@@ -336,18 +360,43 @@ static void write_record(const char *build, const char *name, struct out *o)
 			   (name[i] >= 'A' && name[i] <= 'Z') ||
 			   (name[i] >= '0' && name[i] <= '9')) ? name[i] : '_';
 	safe[i] = 0;
+	snprintf(path, PATH_LEN, "%s/results/runs/%s.%s", build, safe, ext);
+}
+
+/* Write the parts to path, atomically (a temporary file, renamed). */
+static void write_file(const char *build, const char *path,
+		       const struct out *parts, int n)
+{
+	char dir[4096], tmp[PATH_LEN + 40];
+	bool ok;
+	FILE *f;
+	int i;
+
 	mkdir(build, 0777);
 	snprintf(dir, sizeof(dir), "%s/results", build);
 	mkdir(dir, 0777);
 	snprintf(dir, sizeof(dir), "%s/results/runs", build);
 	mkdir(dir, 0777);
-	snprintf(path, sizeof(path), "%s/%s.json", dir, safe);
 	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid());
 	f = fopen(tmp, "w");
-	if (!f || fwrite(o->p, 1, o->len, f) != o->len || fclose(f) ||
-	    rename(tmp, path))
+	ok = f != NULL;
+	for (i = 0; ok && i < n; i++)
+		ok = fwrite(parts[i].p, 1, parts[i].len, f) == parts[i].len;
+	if (f && fclose(f))
+		ok = false;
+	if (!ok || rename(tmp, path)) {
 		fprintf(stderr, "run-suite: cannot write %s: %s\n", path,
 			strerror(errno));
+		unlink(tmp);
+	}
+}
+
+static void write_record(const char *build, const char *name, struct out *o)
+{
+	char path[PATH_LEN];
+
+	record_path(build, name, "json", path);
+	write_file(build, path, o, 1);
 }
 
 /* To CTest as it comes; if CTest went away, keep recording. */
@@ -364,6 +413,230 @@ static void pass_through(const char *p, size_t n)
 		p += w;
 		n -= (size_t)w;
 	}
+}
+
+/* ---- the result cache (see the top of this file) ---- */
+
+#define CACHE_MAGIC "napitest-run-suite cache 1\n"
+#define MAX_PATHS 16
+
+struct cache {
+	const char *inputs[MAX_PATHS], *excludes[MAX_PATHS];
+	int nr_inputs, nr_excludes;
+	bool off; /* NAPITEST_NO_CACHE */
+	char key[65];
+	char path[PATH_LEN];
+};
+
+/* tag, value and a NUL into the key: no two lists of them hash alike. */
+static void key_str(struct sha256 *s, const char *tag, const char *v)
+{
+	sha256_update(s, (const unsigned char *)tag, strlen(tag) + 1);
+	sha256_update(s, (const unsigned char *)v, strlen(v) + 1);
+}
+
+static void key_st(struct sha256 *s, const char *tag, const char *path,
+		   const struct stat *st)
+{
+	char buf[160];
+
+	snprintf(buf, sizeof(buf), "%llu %llu %o %lld %lld.%09ld %lld.%09ld",
+		 (unsigned long long)st->st_dev, (unsigned long long)st->st_ino,
+		 (unsigned int)st->st_mode, (long long)st->st_size,
+		 (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec,
+		 (long long)st->st_ctim.tv_sec, st->st_ctim.tv_nsec);
+	key_str(s, tag, path);
+	key_str(s, "stat", buf);
+}
+
+/* A file by its stat identity (followed if a link), or as missing. */
+static void key_stat(struct sha256 *s, const char *tag, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		key_str(s, "missing", path);
+	else
+		key_st(s, tag, path, &st);
+}
+
+static bool excluded(const struct cache *c, const char *path,
+		     const char *name)
+{
+	int i;
+
+	if (!strcmp(name, ".git") || !strcmp(name, "__pycache__") ||
+	    !strcmp(name, ".pytest_cache"))
+		return true;
+	for (i = 0; i < c->nr_excludes; i++)
+		if (!strcmp(path, c->excludes[i]))
+			return true;
+	return false;
+}
+
+/* Every file under path, in name order, by stat identity. */
+static void key_tree(struct sha256 *s, const struct cache *c,
+		     const char *path, int depth)
+{
+	struct dirent **ents;
+	char sub[4096];
+	struct stat st;
+	int n, i;
+
+	if (stat(path, &st)) {
+		key_str(s, "missing", path);
+		return;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		key_st(s, "input", path, &st);
+		return;
+	}
+	n = depth < 32 ? scandir(path, &ents, NULL, alphasort) : -1;
+	if (n < 0) {
+		key_str(s, "unreadable", path);
+		return;
+	}
+	key_str(s, "dir", path);
+	for (i = 0; i < n; i++) {
+		const char *name = ents[i]->d_name;
+
+		snprintf(sub, sizeof(sub), "%s/%s", path, name);
+		if (strcmp(name, ".") && strcmp(name, "..") &&
+		    !excluded(c, sub, name))
+			key_tree(s, c, sub, depth + 1);
+		free(ents[i]);
+	}
+	free(ents);
+}
+
+/* A script's interpreter ("#!/usr/bin/python3", "#!/usr/bin/env sh"). */
+static void key_interpreter(struct sha256 *s, const char *script)
+{
+	char line[256], *interp, *arg, *dir, path[4096], *p;
+	const char *env = getenv("PATH");
+	ssize_t n;
+	int fd = open(script, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	n = read(fd, line, sizeof(line) - 1);
+	close(fd);
+	if (n < 2 || line[0] != '#' || line[1] != '!')
+		return;
+	line[n] = 0;
+	line[strcspn(line, "\n")] = 0;
+	interp = strtok(line + 2, " \t");
+	arg = strtok(NULL, " \t");
+	if (!interp)
+		return;
+	key_stat(s, "interpreter", interp);
+	if (!arg || strcmp(strrchr(interp, '/') ? strrchr(interp, '/') + 1 :
+			   interp, "env"))
+		return;
+	/* env looks its argument up on PATH: the first one found runs. */
+	p = strdup(env ? env : "");
+	for (dir = strtok(p, ":"); dir; dir = strtok(NULL, ":")) {
+		snprintf(path, sizeof(path), "%s/%s", dir, arg);
+		if (!access(path, X_OK)) {
+			key_stat(s, "interpreter", path);
+			break;
+		}
+	}
+	free(p);
+}
+
+/* The environment that can change a run, for the cache key. */
+static bool cache_env(const char *e)
+{
+	static const char *const more[] = {
+		"PATH=", "HOME=", "XDG_CACHE_HOME=", "LD_", "PYTHON", NULL,
+	};
+	int i;
+
+	if (keyed_env(e))
+		return true;
+	for (i = 0; more[i]; i++)
+		if (!strncmp(e, more[i], strlen(more[i])))
+			return true;
+	return false;
+}
+
+static void cache_key(struct cache *c, char **argv)
+{
+	char cwd[4096], **env;
+	struct sha256 s;
+	size_t n = 0, i;
+	int k;
+
+	sha256_init(&s);
+	key_str(&s, "version", CACHE_MAGIC);
+	key_stat(&s, "harness", "/proc/self/exe");
+	key_str(&s, "cwd", getcwd(cwd, sizeof(cwd)) ? cwd : "?");
+	for (i = 0; argv[i]; i++)
+		key_str(&s, "arg", argv[i]);
+	key_stat(&s, "binary", argv[0]);
+	key_interpreter(&s, argv[0]);
+	for (i = 0; environ[i]; i++)
+		n++;
+	env = calloc(n + 1, sizeof(*env));
+	for (i = 0, n = 0; environ[i]; i++)
+		if (cache_env(environ[i]))
+			env[n++] = environ[i];
+	qsort(env, n, sizeof(*env), env_cmp);
+	for (i = 0; i < n; i++)
+		key_str(&s, "env", env[i]);
+	free(env);
+	key_stat(&s, "system", "/etc/ld.so.cache");
+	key_stat(&s, "system", "/var/lib/dpkg/status");
+	for (k = 0; k < c->nr_inputs; k++)
+		key_tree(&s, c, c->inputs[k], 0);
+	sha256_hex(&s, c->key);
+}
+
+/* The recorded output of a passing run with the same key, if there is one. */
+static bool cache_replay(const struct cache *c)
+{
+	char head[sizeof(CACHE_MAGIC)], key[80], when[64], buf[1 << 14];
+	size_t n;
+	FILE *f;
+
+	if (c->off || !(f = fopen(c->path, "r")))
+		return false;
+	if (!fgets(head, sizeof(head), f) || strcmp(head, CACHE_MAGIC) ||
+	    !fgets(key, sizeof(key), f) || strncmp(key, c->key, 64) ||
+	    key[64] != '\n' || !fgets(when, sizeof(when), f)) {
+		fclose(f);
+		return false;
+	}
+	when[strcspn(when, "\n")] = 0;
+	printf("run-suite: reused (cached): this passed when run at %s, with the same binary, inputs and environment; not run again (NAPITEST_NO_CACHE=1 runs it)\n",
+	       when);
+	fflush(stdout);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		pass_through(buf, n);
+	fclose(f);
+	return true;
+}
+
+/* After a run: keep a pass for reuse, forget anything else. */
+static void cache_store(const struct cache *c, const char *build, int code,
+			time_t started, const struct out *raw)
+{
+	struct out parts[2] = { { 0 }, *raw };
+	char when[64];
+
+	if (code) {
+		unlink(c->path);
+		return;
+	}
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&started));
+	puts_(&parts[0], CACHE_MAGIC);
+	puts_(&parts[0], c->key);
+	puts_(&parts[0], "\n");
+	puts_(&parts[0], when);
+	puts_(&parts[0], "\n");
+	write_file(build, c->path, parts, raw->len ? 2 : 1);
+	free(parts[0].p);
 }
 
 static rlim_t cpu_guard(void)
@@ -401,28 +674,57 @@ static pid_t start(char **argv, int *rfd)
 	return pid;
 }
 
+/* BUILD NAME [--input PATH | --exclude PATH]... --: the options. */
+static int parse_args(int argc, char **argv, struct cache *c)
+{
+	const char *e = getenv("NAPITEST_NO_CACHE");
+	int i;
+
+	c->off = e && *e && strcmp(e, "0");
+	for (i = 3; i + 1 < argc && strcmp(argv[i], "--"); i += 2) {
+		if (!strcmp(argv[i], "--input") && c->nr_inputs < MAX_PATHS)
+			c->inputs[c->nr_inputs++] = argv[i + 1];
+		else if (!strcmp(argv[i], "--exclude") &&
+			 c->nr_excludes < MAX_PATHS)
+			c->excludes[c->nr_excludes++] = argv[i + 1];
+		else
+			return -1;
+	}
+	if (i + 1 >= argc || strcmp(argv[i], "--"))
+		return -1;
+	record_path(argv[1], argv[2], "cache", c->path);
+	return i + 1;
+}
+
 int main(int argc, char **argv)
 {
 	static char chunk[1 << 16];
-	struct out rec = { 0 }, rest = { 0 };
-	char num[64];
+	struct out rec = { 0 }, rest = { 0 }, raw = { 0 };
+	static struct cache cache;
+	time_t started = time(NULL);
+	char num[64], **cmd;
 	double t0, t = 0;
-	int fd, status, code;
+	int fd, status, code, first;
 	ssize_t n;
 	pid_t pid;
 	size_t i, from;
 
-	if (argc < 5 || strcmp(argv[3], "--")) {
-		fprintf(stderr, "usage: run-suite BUILD NAME -- BINARY [ARGS]\n");
+	first = argc >= 3 ? parse_args(argc, argv, &cache) : -1;
+	if (first < 0) {
+		fprintf(stderr, "usage: run-suite BUILD NAME [--input PATH] [--exclude PATH] -- BINARY [ARGS]\n");
 		return 2;
 	}
+	cmd = argv + first;
+	cache_key(&cache, cmd);
+	if (cache_replay(&cache))
+		return 0;
 	puts_(&rec, "{\"name\": ");
 	put_str(&rec, argv[2], strlen(argv[2]));
 	puts_(&rec, ", \"key\": ");
-	put_key(&rec, argv + 4);
+	put_key(&rec, cmd);
 	puts_(&rec, ", \"lines\": [");
 	t0 = now();
-	pid = start(argv + 4, &fd);
+	pid = start(cmd, &fd);
 	if (pid < 0) {
 		perror("run-suite");
 		return 125;
@@ -436,6 +738,7 @@ int main(int argc, char **argv)
 		if (n <= 0)
 			break;
 		pass_through(chunk, (size_t)n);
+		put(&raw, chunk, (size_t)n);
 		put(&rest, chunk, (size_t)n);
 		for (i = 0, from = 0; i < rest.len; i++) {
 			if (rest.p[i] != '\n')
@@ -461,6 +764,7 @@ int main(int argc, char **argv)
 		 code, now() - t0);
 	puts_(&rec, num);
 	write_record(argv[1], argv[2], &rec);
+	cache_store(&cache, argv[1], code, started, &raw);
 	if (code < 0) {
 		signal(-code, SIG_DFL);
 		kill(getpid(), -code);

@@ -18,6 +18,8 @@ import re
 
 VERSION = 1
 ENV_RX = re.compile(r"^(NAPITEST_|CMOCKA_|ASAN_OPTIONS$|UBSAN_OPTIONS$)")
+# Set by run-suite for the binary / only says whether to reuse a result.
+NOT_KEYED = ("CMOCKA_MESSAGE_OUTPUT", "NAPITEST_NO_CACHE")
 
 
 def record_dir(build):
@@ -43,7 +45,7 @@ def key(argv, env=None):
             "binary": sha256(argv[0]) if os.path.isfile(argv[0]) else None,
             "argv": [os.path.basename(argv[0])] + list(argv[1:]),
             "env": {k: v for k, v in sorted(env.items())
-                    if ENV_RX.match(k) and k != "CMOCKA_MESSAGE_OUTPUT"}}
+                    if ENV_RX.match(k) and k not in NOT_KEYED}}
 
 
 def write(build, name, argv, rkey, status, elapsed, lines):
