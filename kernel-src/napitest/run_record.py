@@ -18,8 +18,10 @@ import re
 
 VERSION = 1
 ENV_RX = re.compile(r"^(NAPITEST_|CMOCKA_|ASAN_OPTIONS$|UBSAN_OPTIONS$)")
-# Set by run-suite for the binary / only says whether to reuse a result.
-NOT_KEYED = ("CMOCKA_MESSAGE_OUTPUT", "NAPITEST_NO_CACHE")
+# Set by run-suite for the binary; whether to reuse a result; where make
+# was typed (the Makefile's, for a relative KSRC).
+NOT_KEYED = ("CMOCKA_MESSAGE_OUTPUT", "NAPITEST_NO_CACHE",
+             "NAPITEST_INVOKED_FROM")
 
 
 def record_dir(build):
