@@ -117,7 +117,21 @@ class Prefix:
         self.n, self.patch, self.sig = n, patch, sig
         self.measured = measured
         self.fails = set()
+        self.why = {}       # a failing case: its reason, reason_kind()
         self.cases = set()  # every case the table knows
+
+
+def reason_kind(text):
+    """A failure's reason without what varies between trees that behave
+    alike: file:line as the file's name, other paths (the tree's),
+    addresses, the seed.  What a prefix's table keeps, so that a test
+    failing there for another reason is not excused."""
+    t = re.sub(r"(?:/?[\w.+-]+/)*([\w.+-]+\.[ch]):\d+(?::\d+)?", r"\1",
+               text)
+    t = re.sub(r"(?<![\w.])/(?:[\w.+-]+/)*[\w.+-]+", "<path>", t)
+    t = re.sub(r"0x[0-9a-fA-F]{8,}", "0x?", t)
+    t = re.sub(r"\bseed \d+", "seed ?", t)
+    return " ".join(t.replace("#", "").split())[:240]
 
 
 def load_prefixes(path=PREFIXES):
@@ -125,7 +139,8 @@ def load_prefixes(path=PREFIXES):
 
     Lines: "prefix N PATCH SIGNATURE measured|unmeasured" (unmeasured:
     its hunks are known, its failures not yet),
-    "fail N <suite>:<config> <test>"
+    "fail N <suite>:<config> <test> [: REASON]" (REASON: reason_kind()
+    of what it printed),
     and "case <suite>:<config> <test>" (every case that ran when the table
     was made: a newer one is not judged by it); # starts a comment."""
     out, cases = [], set()
@@ -140,16 +155,21 @@ def load_prefixes(path=PREFIXES):
                     words[4] in ("measured", "unmeasured"):
                 out.append(Prefix(len(out), words[2], words[3],
                                   words[4] == "measured"))
-            elif words[0] == "fail" and len(words) == 4 and \
+            elif words[0] == "fail" and (len(words) == 4 or len(words) > 5
+                                         and words[4] == ":") and \
                     words[1].isdigit() and int(words[1]) < len(out):
-                out[int(words[1])].fails.add(f"{words[2]} {words[3]}")
+                key = f"{words[2]} {words[3]}"
+                out[int(words[1])].fails.add(key)
+                if len(words) > 5:
+                    out[int(words[1])].why[key] = reason_kind(
+                        " ".join(words[5:]))
             elif words[0] == "case" and len(words) == 3:
                 cases.add(f"{words[1]} {words[2]}")
             else:
                 raise ValueError(f"{path}:{n}: not 'prefix N PATCH HUNKS "
                                  "measured|unmeasured' "
                                  f"(N = {len(out)}), 'fail N SUITE:CONFIG "
-                                 "TEST' of a prefix above or 'case "
+                                 "TEST [: REASON]' of a prefix above or 'case "
                                  "SUITE:CONFIG TEST'")
     if not out or len({len(p.sig) for p in out}) != 1:
         raise ValueError(f"{path}: no prefixes, or hunk signatures of "

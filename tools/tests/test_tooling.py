@@ -335,6 +335,26 @@ class Prefixes(unittest.TestCase):
         self.assertIn("  FAILED: kbuild:rt-rps: net/core/dev.c:4951", out)
         self.assertNotIn("fails, but passes", out)
         self.assertNotIn("not judged", out)
+        # A case failing for another reason than the table's is not
+        # excused; the same reason (file:line, seed aside) is.
+        _, why = Summary.run_verdict(self, ["--why"])
+        self.assertIn("backlog_threads:rt-rps v18_backlog_completion_keeps_"
+                      "threaded : NAPI_STATE_THREADED clear on backlog of "
+                      "CPU 1, expected set", why)
+        self.assertNotRegex(why, r"\.c:\d")
+        reasons = why.replace("NAPI_STATE_THREADED clear",
+                              "NAPI_STATE_SCHED set")
+        table = "prefix 0 base --- measured\n" + "".join(
+            f"fail 0 {x}\n" for x in reasons.splitlines()) + known
+        rc, out = self.run_verdict(table, "0")
+        self.assertIn("fails for another reason than at prefix 0: "
+                      "backlog_threads:rt-rps v18_", out)
+        # v18 and v19 (the same message); no other case.
+        self.assertEqual(out.count("fails for another reason"), 2)
+        table = "prefix 0 base --- measured\n" + "".join(
+            f"fail 0 {x}\n" for x in why.splitlines()) + known
+        rc, out = self.run_verdict(table, "0")
+        self.assertNotIn("fails for another reason", out)
         rc, out = self.run_verdict(PREFIXES + known, "0")
         self.assertEqual(rc, 1)
         self.assertIn("fails, but passes at prefix 0: explore_napi:rt-rps "
