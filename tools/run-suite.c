@@ -4,8 +4,9 @@
  *
  * Transparent to CTest: the binary's stdout and stderr, merged on one pipe
  * (so a WARNING line stays between the RUN and FAILED lines of its test),
- * are passed through as they come, and the exit status (or the signal) is
- * the binary's.  Each line is also recorded with its arrival time in
+ * are passed through line by line as they come, and the exit status (or
+ * the signal) is the binary's.  A tree given by KSRC is named by the
+ * user's path, not by the build directory's link to it (tree_paths()).  Each line is also recorded with its arrival time in
  * BUILD/results/runs/NAME.json, the format of kernel-src/napitest/run_record.py,
  * from which `make results` writes KTAP and JUnit without running the
  * suites again.  The record is written only when the binary has ended, so
@@ -404,6 +405,56 @@ static void write_record(const char *build, const char *name, struct out *o)
 	write_file(build, path, o, 1);
 }
 
+/*
+ * The build names a tree given by KSRC through the link BUILD/tree (its
+ * directory is keyed by content, so a copy at a new path reuses it); the
+ * user's tree is where the link points.  Each line passed on or recorded
+ * names that path; the result cache keeps the lines as the binary printed
+ * them, so a pass reused for a copy of the tree at another path names the
+ * copy.
+ */
+static char tree_from[4096 + 16], tree_to[4096 + 8];
+
+static void tree_paths(const char *build)
+{
+	char link[4096 + 8];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "%s/tree", build);
+	n = readlink(link, tree_to, sizeof(tree_to) - 1);
+	if (n <= 0 || tree_to[0] != '/') {
+		tree_to[0] = 0;
+		return;
+	}
+	tree_to[n] = 0;
+	snprintf(tree_from, sizeof(tree_from), "%s", link);
+}
+
+static bool path_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || strchr("_.+-", c);
+}
+
+/* The line s[0..n) with BUILD/tree as the user's tree, in *o (reset). */
+static void user_paths(struct out *o, const char *s, size_t n)
+{
+	size_t fl = strlen(tree_from), i = 0, end;
+	const char *hit;
+
+	o->len = 0;
+	while (fl && i < n && (hit = memmem(s + i, n - i, tree_from, fl))) {
+		end = (size_t)(hit - s) + fl;
+		put(o, s + i, (size_t)(hit - (s + i)));
+		if (end < n && path_char(s[end]))
+			put(o, hit, fl);	/* BUILD/tree2: another path */
+		else
+			puts_(o, tree_to);
+		i = end;
+	}
+	put(o, s + i, n - i);
+}
+
 /* To CTest as it comes; if CTest went away, keep recording. */
 static void pass_through(const char *p, size_t n)
 {
@@ -434,6 +485,33 @@ struct cache {
 };
 
 /* tag, value and a NUL into the key: no two lists of them hash alike. */
+/*
+ * Complete lines of buf (with its length *len) to CTest, each with the
+ * user's tree path, and to the record if rec; the rest stays in buf.
+ * all: the rest too (the output has ended).
+ */
+static void pass_lines(struct out *buf, struct out *rec, double t, bool all)
+{
+	static struct out line;
+	size_t i, from;
+
+	for (i = 0, from = 0; i <= buf->len; i++) {
+		if (i == buf->len ? !all || i == from : buf->p[i] != '\n')
+			continue;
+		user_paths(&line, buf->p + from, i - from);
+		pass_through(line.p, line.len);
+		if (i < buf->len)
+			pass_through("\n", 1);
+		if (rec)
+			put_line(rec, t, line.p, line.len);
+		from = i + 1;
+	}
+	if (from > buf->len)
+		from = buf->len;
+	memmove(buf->p, buf->p + from, buf->len - from);
+	buf->len -= from;
+}
+
 static void key_str(struct sha256 *s, const char *tag, const char *v)
 {
 	sha256_update(s, (const unsigned char *)tag, strlen(tag) + 1);
@@ -602,6 +680,7 @@ static void cache_key(struct cache *c, char **argv)
 static bool cache_replay(const struct cache *c)
 {
 	char head[sizeof(CACHE_MAGIC)], key[80], when[64], buf[1 << 14];
+	struct out rest = { 0 };
 	size_t n;
 	FILE *f;
 
@@ -617,8 +696,11 @@ static bool cache_replay(const struct cache *c)
 	printf("run-suite: reused (cached): this passed when run at %s, with the same binary, inputs and environment; not run again (NAPITEST_NO_CACHE=1 runs it)\n",
 	       when);
 	fflush(stdout);
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		pass_through(buf, n);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+		put(&rest, buf, n);
+		pass_lines(&rest, NULL, 0, false);
+	}
+	pass_lines(&rest, NULL, 0, true);
 	fclose(f);
 	return true;
 }
@@ -712,7 +794,6 @@ int main(int argc, char **argv)
 	int fd, status, code, first;
 	ssize_t n;
 	pid_t pid;
-	size_t i, from;
 
 	first = argc >= 3 ? parse_args(argc, argv, &cache) : -1;
 	if (first < 0) {
@@ -720,6 +801,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	cmd = argv + first;
+	tree_paths(argv[1]);
 	cache_key(&cache, cmd);
 	if (cache_replay(&cache))
 		return 0;
@@ -742,20 +824,11 @@ int main(int argc, char **argv)
 		t = now() - t0;
 		if (n <= 0)
 			break;
-		pass_through(chunk, (size_t)n);
 		put(&raw, chunk, (size_t)n);
 		put(&rest, chunk, (size_t)n);
-		for (i = 0, from = 0; i < rest.len; i++) {
-			if (rest.p[i] != '\n')
-				continue;
-			put_line(&rec, t, rest.p + from, i - from);
-			from = i + 1;
-		}
-		memmove(rest.p, rest.p + from, rest.len - from);
-		rest.len -= from;
+		pass_lines(&rest, &rec, t, false);
 	}
-	if (rest.len)
-		put_line(&rec, t, rest.p, rest.len);
+	pass_lines(&rest, &rec, t, true);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	code = WIFSIGNALED(status) ? -WTERMSIG(status) : WEXITSTATUS(status);
