@@ -430,8 +430,7 @@ unsigned int explore_choose(int kind, unsigned int n, const char *const *what)
 	else if (kind == STEP_POLL)
 		snprintf(e->what, sizeof(e->what), "idle: %s", what[o]);
 	else if (kind == STEP_MIGRATE)
-		snprintf(e->what, sizeof(e->what), "select_task_rq: %s",
-			 what[o]);
+		snprintf(e->what, sizeof(e->what), "migrate: %s", what[o]);
 	else
 		snprintf(e->what, sizeof(e->what), "sched: %s", what[o]);
 	nr_steps++;

@@ -30,7 +30,9 @@
  *                   preempt_enable() reaching zero, spin_unlock_irqrestore()
  *                   after the IRQ restore, the tick
  *   migration       under the explorer an unbound kthread is woken on any
- *                   active CPU (select_task_rq()), a bound one on its own
+ *                   active CPU (select_task_rq()), a bound one on its own;
+ *                   one preempted while runnable may be pulled to another
+ *                   CPU (load_balance()) unless bound or migrate-disabled
  *
  * Each report names the call site: here, this file and the line.
  */
@@ -865,6 +867,92 @@ static void migration_unbound_kthread_any_cpu_bound_never(void **state)
 	assert_int_equal(mig_explore(true), 1u << 1);
 }
 
+/*
+ * Load balancing: a task preempted while runnable may be pulled to
+ * another CPU (load_balance()) unless it is bound or has migration
+ * disabled.  It runs on CPU 1 next to a second runnable task, passes one
+ * preemption point (cond_resched() under NONE, preempt_enable() under RT)
+ * and records where it runs after it; CPU 0 idles (sim_cpu_idle()).
+ */
+enum lb_mode { LB_UNBOUND, LB_BOUND, LB_MIGRATE_DISABLED };
+static enum lb_mode lb_mode;
+static unsigned int lb_after; /* bit cpu: it ran on after the point */
+
+static int lb_fn(void *arg)
+{
+	(void)arg;
+	if (lb_mode == LB_MIGRATE_DISABLED)
+		migrate_disable();
+	if (sim_preempt >= SIM_PREEMPT_FULL) {
+		preempt_disable();
+		preempt_enable();
+	} else {
+		cond_resched();
+	}
+	lb_after |= 1u << raw_smp_processor_id();
+	if (lb_mode == LB_MIGRATE_DISABLED)
+		migrate_enable();
+	return 0;
+}
+
+static int lb_other(void *arg)
+{
+	(void)arg;
+	return 0;
+}
+
+static void lb_setup(void)
+{
+	struct task_struct *p;
+
+	sim_reset(2);
+	if (lb_mode == LB_BOUND)
+		p = kthread_create_on_cpu(lb_fn, NULL, 1, "bound/%u");
+	else
+		p = sim_task_create(lb_fn, NULL, 1, "unbound");
+	wake_up_process(p);
+	wake_up_process(sim_task_create(lb_other, NULL, 1, "other"));
+}
+
+static void lb_cpu0(void)
+{
+	sim_cpu_idle(0);
+}
+
+static void lb_cpu1(void)
+{
+	sim_run_cpu(1, 100);
+}
+
+static unsigned int lb_explore(enum lb_mode mode)
+{
+	const struct explore_scenario scn = {
+		.name = "load_balance",
+		.setup = lb_setup,
+		.nr_threads = 2,
+		.threads = {
+			{ 0, lb_cpu0, "CPU0 idle" },
+			{ 1, lb_cpu1, "CPU1 two tasks" },
+		},
+	};
+	struct explore_result r;
+
+	lb_mode = mode;
+	lb_after = 0;
+	explore_run(&scn, &r);
+	assert_true(r.complete);
+	assert_int_equal(r.violations, 0);
+	return lb_after;
+}
+
+static void migration_preempted_unbound_task_pulled(void **state)
+{
+	(void)state;
+	assert_int_equal(lb_explore(LB_UNBOUND), 1u << 0 | 1u << 1);
+	assert_int_equal(lb_explore(LB_BOUND), 1u << 1);
+	assert_int_equal(lb_explore(LB_MIGRATE_DISABLED), 1u << 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -909,6 +997,8 @@ int main(void)
 				       setup),
 		cmocka_unit_test_setup(
 			migration_unbound_kthread_any_cpu_bound_never, setup),
+		cmocka_unit_test_setup(migration_preempted_unbound_task_pulled,
+				       setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

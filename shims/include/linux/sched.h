@@ -3,8 +3,9 @@
  * Stands for include/linux/sched.h and the parts of kernel/sched/ the code
  * under test reaches.  Tasks are coroutines bound to a simulated CPU; the
  * simulator's scheduler (sim_run_cpu()) runs one at a time.  Simplified:
- * no load balancing or migration, priorities are "RT before normal, FIFO
- * within a class", and with SIM_PREEMPT_NONE/VOLUNTARY a task only leaves
+ * an unbound task migrates only under the explorer (woken on another
+ * CPU, or pulled there runnable after a preemption), priorities are "RT
+ * before normal, FIFO within a class", and with SIM_PREEMPT_NONE/VOLUNTARY a task only leaves
  * the CPU in schedule() or cond_resched(), which is what makes the
  * starvation the seed-yield patch fixes observable.
  */

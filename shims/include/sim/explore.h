@@ -126,8 +126,10 @@ int explore_in_program(void);
  *   EXPLORE_POLL     whether an idle CPU polls TIF_NEED_RESCHED (0: yes,
  *                    set_nr_if_polling() spares the IPI; 1: it halts and
  *                    needs one; free)
- *   EXPLORE_MIGRATE  the CPU an unbound task is woken on (0: its previous
- *                    one; n: the nth other active CPU; free)
+ *   EXPLORE_MIGRATE  the CPU an unbound task is woken on (select_task_rq())
+ *                    or, runnable after a preemption, moved to
+ *                    (load_balance()) (0: its present one; n: the nth
+ *                    other active CPU; free)
  * what[o] describes option o for the counterexample.  Returns 0 outside a
  * program.
  */

@@ -52,6 +52,7 @@ struct sim_counters {
 	unsigned long pr_warn_once;
 	unsigned long cond_resched;
 	unsigned long wakeups; /* wake_up_process() that woke a task */
+	unsigned long migrations; /* pulled here by load_balance() */
 	unsigned long rcu_qs;
 	unsigned long skbs_freed;
 	unsigned long
