@@ -15,6 +15,8 @@
  *   (e) CPU 1 offline with backlog work in flight: dev_cpu_dead() (patch 14, V19)
  *   (f) defer kick vs a backlog on its poll_list, with CPU 1's
  *       choice between ksoftirqd and its backlog thread   (patch 13, V25)
+ *   (g) an unbound NAPI thread pulled to another CPU between two polls
+ *       (load balancing)                                   (patch 11, V31)
  *
  * Properties, on every schedule, after the machine is run to quiescence:
  * no packet lost or duplicated, no WARN or pr_warn_once, the context
@@ -681,6 +683,101 @@ static void explore_f_defer_kick_vs_backlog_on_poll_list(void **state)
 	explore_expect_none(&scn_f);
 }
 
+/*
+ * (g) A driver NAPI's thread comes from kthread_run(): unbound.  Its poll
+ * uses the whole budget once, so napi_threaded_poll_loop() goes round
+ * twice; between the rounds it passes local_bh_enable() and
+ * cond_resched(), where ksoftirqd/1 (runnable) may take CPU 1 from it and
+ * the load balancer may pull it, runnable, to CPU 0 (idle).  Each round
+ * must use the softnet_data of the CPU it runs on (V31: the flag says a
+ * threaded poll runs on that CPU; left on another CPU's softnet_data it
+ * keeps napi_schedule_rps() there from raising NET_RX).  The invariant,
+ * at every step: in_napi_threaded_poll is set only on the CPU the NAPI
+ * thread is on (only that thread polls here).
+ */
+#define HAVE_IN_NAPI_THREADED_POLL \
+	EXTRACTED_HAVE_softnet_data_in_napi_threaded_poll
+
+static int drv_poll_twice(struct napi_struct *napi, int budget)
+{
+	if (++polls_a == 1)
+		return budget; /* more to do: napi_threaded_poll_loop() repolls */
+	napi_complete_done(napi, 0);
+	return 0;
+}
+
+static void g_setup(void)
+{
+	int prev;
+
+	boot();
+	napitest_threaded_napi(&napi_a, &test_dev, drv_poll_twice, 1);
+	prev = sim_switch_cpu(1);
+	sim_hardirq_enter();
+	napi_schedule(&napi_a);
+	sim_hardirq_exit();
+	sim_switch_cpu(prev);
+	wake_ksoftirqd1(); /* runnable next to the thread: need_resched() */
+}
+
+static void g_cpu0(void)
+{
+	sim_cpu_idle(0);
+}
+
+static const char *g_flag_on_thread_cpu(void)
+{
+#if HAVE_IN_NAPI_THREADED_POLL
+	int cpu;
+
+	for (cpu = 0; cpu < NR_EXPLORE_CPUS; cpu++) {
+		if (!per_cpu(softnet_data, cpu).in_napi_threaded_poll ||
+		    napi_a.thread->cpu == cpu)
+			continue;
+		snprintf(
+			check_msg, sizeof(check_msg),
+			"CPU %d: in_napi_threaded_poll set while the NAPI thread polls on CPU %d (V31)",
+			cpu, napi_a.thread->cpu);
+		return check_msg;
+	}
+#endif
+	return NULL;
+}
+
+static const char *g_check(void)
+{
+	const char *msg = check_quiescent();
+
+	if (msg)
+		return msg;
+	if (polls_a != 2) {
+		snprintf(check_msg, sizeof(check_msg),
+			 "threaded NAPI polled %u times, 2 expected (a repoll)",
+			 polls_a);
+		return check_msg;
+	}
+	return g_flag_on_thread_cpu();
+}
+
+static const struct explore_scenario scn_g = {
+	.name = "g_unbound_napi_thread_migrates_between_polls",
+	.setup = g_setup,
+	.nr_threads = 2,
+	.threads = {
+		{ 0, g_cpu0, "CPU0 idle" },
+		{ 1, run_cpu1, "CPU1 napi thread repoll" },
+	},
+	.check = g_check,
+	.invariant = g_flag_on_thread_cpu,
+	.random_walks = 50,
+};
+
+static void explore_g_unbound_napi_thread_migrates_between_polls(void **state)
+{
+	(void)state;
+	explore_expect_none(&scn_g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -693,6 +790,8 @@ int main(void)
 		cmocka_unit_test(explore_d_hardirq_schedule_in_net_rx_action),
 		cmocka_unit_test(explore_e_cpu_dead_vs_enqueue),
 		cmocka_unit_test(explore_f_defer_kick_vs_backlog_on_poll_list),
+		cmocka_unit_test(
+			explore_g_unbound_napi_thread_migrates_between_polls),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
