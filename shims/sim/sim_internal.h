@@ -30,7 +30,7 @@ void sim_smpboot_reset(void);
 /* kernel/workqueue.c */
 void sim_workqueue_boot(int cpu);
 void sim_workqueue_reset(void);
-/* shims/sim/explore.c */
+/* shims/sim/explore/ */
 bool explore_cpu_running(int cpu);
 /* kernel/cpu.c */
 bool sim_takedown_pending(int cpu);

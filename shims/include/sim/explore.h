@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The interleaving explorer (shims/sim/explore.c): CHESS-style systematic
+ * The interleaving explorer (shims/sim/explore/): CHESS-style systematic
  * exploration of the schedules of a few simulated CPUs, each running a
  * "program" (a coroutine) on the shared simulated machine.
  *
@@ -156,7 +156,7 @@ void explore_wait_until(int (*cond)(void *arg), void *arg, unsigned int flags,
 			const char *what);
 
 /*
- * x86-TSO (a scenario with .tso set, shims/sim/explore.c): each simulated
+ * x86-TSO (a scenario with .tso set, shims/sim/explore/tso.c): each simulated
  * CPU has a FIFO store buffer.  The tree's own marked stores (WRITE_ONCE(),
  * __set_current_state(): those written in the tree's source lines) go to
  * the buffer of the CPU that makes them; that CPU's READ_ONCE() sees them

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the interleaving explorer's files (shims/sim/explore/) share and
+ * nothing else sees; each declaration names its file.
+ */
+#ifndef SIM_EXPLORE_INTERNAL_H
+#define SIM_EXPLORE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <ucontext.h>
+
+#define EXP_STACK (256 * 1024)
+#define EXP_MAX_STEPS 4096
+/*
+ * Options of a step: a program, an interrupt, a CPU's oldest store, or
+ * the IPIs pending for a CPU.
+ */
+#define EXP_OPT_DRAIN (EXPLORE_MAX_THREADS + EXPLORE_MAX_IRQS)
+#define EXP_OPT_IPI (EXP_OPT_DRAIN + NR_CPUS)
+#define EXP_NR_OPTS (EXP_OPT_IPI + NR_CPUS)
+
+struct exp_thread {
+	const struct explore_actor *a;
+	struct sim_fiber fib;
+	void *fake_stack; /* AddressSanitizer's, while switched out */
+	void *stack;
+	const void *bottom; /* the stack it was on when it yielded */
+	size_t size;
+	bool done;
+	int *wait_owner; /* spinning on this lock */
+	int (*wait_cond)(void *); /* explore_wait_until() */
+	void *wait_arg;
+	unsigned int wait_flags;
+	char wait_what[56];
+	const char *label; /* explore_point_named() */
+	int saved_cpu; /* sim_cur_cpu when it yielded */
+	int pending_irq; /* to deliver when it resumes */
+	int pending_ipi; /* the CPU whose IPIs it takes then */
+	const char *file; /* where it yielded */
+	int line;
+	const char *tree_file; /* the last point outside the shims */
+	int tree_line;
+};
+
+/* What a step chooses: the next program, or a choice of a CPU's scheduler. */
+#define STEP_SWITCH 0
+#define STEP_PICK EXPLORE_PICK
+#define STEP_PREEMPT EXPLORE_PREEMPT
+#define STEP_POLL EXPLORE_POLL
+#define STEP_MIGRATE EXPLORE_MIGRATE
+
+struct exp_step {
+	unsigned char kind; /* STEP_* */
+	unsigned char choice; /* option index */
+	unsigned char cur; /* program running before (0xff: none) */
+	unsigned char preempt; /* preemptions before this step */
+	unsigned short enabled; /* option mask */
+	unsigned short tried;
+};
+
+/* What ran in each step, for the counterexample. */
+struct exp_event {
+	unsigned char thread;
+	signed char irq; /* -1, or the interrupt that started here */
+	const char *file; /* where it yielded next */
+	int line;
+	const char *tree_file; /* and the tree's code it was in */
+	int tree_line;
+	char what[72]; /* a scheduler choice: what it chose */
+};
+
+/* program.c: the programs and the explorer's own side of the switch */
+extern const struct explore_scenario *exp_scn;
+extern struct exp_thread exp_thr[EXPLORE_MAX_THREADS];
+extern int exp_cur; /* running program, -1: the explorer */
+extern struct sim_fiber exp_main_fib; /* the explorer's side */
+extern void *exp_main_fake_stack;
+extern const void *exp_main_bottom;
+extern size_t exp_main_size;
+extern bool exp_irq_done[EXPLORE_MAX_IRQS];
+void exp_run_irq(const struct explore_actor *irq);
+bool exp_irq_can_arrive(const struct explore_actor *irq,
+			const struct sim_cpu *c);
+bool exp_on_own_stack(const volatile void *addr);
+void exp_thread_entry(unsigned int hi, unsigned int lo);
+
+/* execute.c: the current execution */
+extern struct exp_step exp_trace[EXP_MAX_STEPS];
+extern unsigned int exp_nr_steps; /* steps of the current execution */
+extern unsigned int exp_prefix_len; /* steps forced from exp_trace[] */
+extern struct exp_event exp_events[EXP_MAX_STEPS];
+extern bool exp_overflow;
+extern unsigned int exp_preempts; /* in the current execution */
+extern bool exp_replay_broken;
+extern char exp_violation[256];
+extern bool exp_bugged;
+void exp_violate(const char *fmt, const char *arg);
+void exp_execute(void);
+
+/* options.c: a step's options, the default policy, switching */
+int exp_opt_thread(int o);
+unsigned short exp_enabled_mask(void);
+int exp_default_choice(int running, unsigned short en);
+bool exp_is_preemption(int running, unsigned short en, int o);
+int exp_step_default(const struct exp_step *s);
+/* The cost of option o at step s against the preemption bound. */
+bool exp_step_preempts(const struct exp_step *s, int o);
+void exp_resume(int o);
+
+/* schedule.c: schedules as strings, the counterexample */
+void exp_schedule_string(char *buf, size_t len);
+bool exp_parse_schedule(const char *str);
+const char *exp_short_path(const char *file);
+void exp_print_counterexample(FILE *f);
+
+/* search.c: the search and its options */
+extern unsigned int exp_bound;
+extern bool exp_task_choices; /* NAPITEST_EXPLORE_TASKS */
+extern bool exp_por; /* NAPITEST_EXPLORE_POR */
+extern unsigned long exp_por_skipped;
+extern bool exp_random_mode;
+int exp_rng_next(unsigned int n);
+
+/* tso.c: the store buffers */
+extern unsigned int exp_tso_len[NR_CPUS];
+const char *exp_tso_drain_one(int cpu);
+void exp_tso_drain(int cpu);
+void exp_tso_reset(void);
+
+#endif /* SIM_EXPLORE_INTERNAL_H */
