@@ -63,6 +63,7 @@ int main(void)
 	} areas[] = {
 		AREA(sched_core),	AREA(lockdep),	  AREA(softirq),
 		AREA(smp_processor_id), AREA(list_debug), AREA(smp),
+		AREA(explore),
 	};
 	static struct CMUnitTest tests[128];
 	size_t i, j, n = 0;

@@ -42,5 +42,6 @@ SIM_CHECKS_AREA(softirq);
 SIM_CHECKS_AREA(smp_processor_id);
 SIM_CHECKS_AREA(list_debug);
 SIM_CHECKS_AREA(smp);
+SIM_CHECKS_AREA(explore);
 
 #endif /* SHIM_TESTS_SIM_CHECKS_H */
