@@ -41,7 +41,11 @@
  *     database /var/lib/dpkg/status, rewritten by every install/upgrade;
  *   - every file under each --input PATH (by stat identity; .git,
  *     __pycache__ and each --exclude PATH left out): what a test reads
- *     besides its binary, e.g. the repository for the Python checks.
+ *     besides its binary, e.g. the repository for the Python checks;
+ *   - every file named in each --input-list FILE, one path a line, as the
+ *     test's last run wrote it (kbuild-check --deps-out: the tree files
+ *     kbuild's dependency lists name).  A missing list makes the run
+ *     one that is never reused.
  * The next run with the same key prints "run-suite: reused (cached): ..."
  * and the recorded output, and exits 0; any change of the key runs the
  * binary again.  NAPITEST_NO_CACHE=1 always runs it.  A failure is never
@@ -478,8 +482,10 @@ static void pass_through(const char *p, size_t n)
 
 struct cache {
 	const char *inputs[MAX_PATHS], *excludes[MAX_PATHS];
-	int nr_inputs, nr_excludes;
+	const char *lists[MAX_PATHS];
+	int nr_inputs, nr_excludes, nr_lists;
 	bool off; /* NAPITEST_NO_CACHE */
+	bool no_list; /* an input list is missing: neither reuse nor keep */
 	char key[65];
 	char path[PATH_LEN];
 };
@@ -592,6 +598,28 @@ static void key_tree(struct sha256 *s, const struct cache *c,
 	free(ents);
 }
 
+/* Every file a list names; false if there is no list. */
+static bool key_list(struct sha256 *s, const char *list)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f = fopen(list, "r");
+
+	if (!f)
+		return false;
+	key_str(s, "list", list);
+	while ((n = getline(&line, &cap, f)) > 0) {
+		if (line[n - 1] == '\n')
+			line[n - 1] = 0;
+		if (*line)
+			key_stat(s, "listed", line);
+	}
+	free(line);
+	fclose(f);
+	return true;
+}
+
 /* A script's interpreter ("#!/usr/bin/python3", "#!/usr/bin/env sh"). */
 static void key_interpreter(struct sha256 *s, const char *script)
 {
@@ -673,6 +701,9 @@ static void cache_key(struct cache *c, char **argv)
 	key_stat(&s, "system", "/var/lib/dpkg/status");
 	for (k = 0; k < c->nr_inputs; k++)
 		key_tree(&s, c, c->inputs[k], 0);
+	for (k = 0; k < c->nr_lists; k++)
+		if (!key_list(&s, c->lists[k]))
+			c->no_list = true;
 	sha256_hex(&s, c->key);
 }
 
@@ -684,7 +715,7 @@ static bool cache_replay(const struct cache *c)
 	size_t n;
 	FILE *f;
 
-	if (c->off || !(f = fopen(c->path, "r")))
+	if (c->off || c->no_list || !(f = fopen(c->path, "r")))
 		return false;
 	if (!fgets(head, sizeof(head), f) || strcmp(head, CACHE_MAGIC) ||
 	    !fgets(key, sizeof(key), f) || strncmp(key, c->key, 64) ||
@@ -712,7 +743,7 @@ static void cache_store(const struct cache *c, const char *build, int code,
 	struct out parts[2] = { { 0 }, *raw };
 	char when[64];
 
-	if (code) {
+	if (code || c->no_list) {
 		unlink(c->path);
 		return;
 	}
@@ -761,7 +792,7 @@ static pid_t start(char **argv, int *rfd)
 	return pid;
 }
 
-/* BUILD NAME [--input PATH | --exclude PATH]... --: the options. */
+/* BUILD NAME [--input PATH | --exclude PATH | --input-list FILE]... --. */
 static int parse_args(int argc, char **argv, struct cache *c)
 {
 	const char *e = getenv("NAPITEST_NO_CACHE");
@@ -774,6 +805,9 @@ static int parse_args(int argc, char **argv, struct cache *c)
 		else if (!strcmp(argv[i], "--exclude") &&
 			 c->nr_excludes < MAX_PATHS)
 			c->excludes[c->nr_excludes++] = argv[i + 1];
+		else if (!strcmp(argv[i], "--input-list") &&
+			 c->nr_lists < MAX_PATHS)
+			c->lists[c->nr_lists++] = argv[i + 1];
 		else
 			return -1;
 	}
@@ -797,7 +831,7 @@ int main(int argc, char **argv)
 
 	first = argc >= 3 ? parse_args(argc, argv, &cache) : -1;
 	if (first < 0) {
-		fprintf(stderr, "usage: run-suite BUILD NAME [--input PATH] [--exclude PATH] -- BINARY [ARGS]\n");
+		fprintf(stderr, "usage: run-suite BUILD NAME [--input PATH] [--exclude PATH] [--input-list FILE] -- BINARY [ARGS]\n");
 		return 2;
 	}
 	cmd = argv + first;
