@@ -42,14 +42,11 @@ import sys
 import threading
 import time
 
+import hmlib as H
+import napitest.hunks as HL
+import napitest.invariants as INV
 import napitest.patches
 import napitest.series
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import hmlib as H  # noqa: E402
-sys.path.insert(0, os.path.join(H.ROOT, "tools"))
-import hunks as HL  # noqa: E402
-import invariants as INV  # noqa: E402
 
 OUT = os.path.join(H.ROOT, "build", "hunk-matrix")
 HERE = os.path.dirname(os.path.abspath(__file__))

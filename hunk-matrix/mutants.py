@@ -42,8 +42,7 @@ import re
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import hmlib as H  # noqa: E402
+import hmlib as H
 
 OUT = os.path.join(H.ROOT, "build", "hunk-matrix")
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -19,8 +19,7 @@ import re
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import hmlib as H  # noqa: E402
+import hmlib as H
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(H.ROOT, "build", "hunk-matrix")
@@ -85,7 +84,6 @@ def verdict_module():
     """tools/verdict (a script) as a module: its JUnit reader."""
     import importlib.machinery
     import importlib.util
-    sys.path.insert(0, os.path.join(H.ROOT, "tools"))
     loader = importlib.machinery.SourceFileLoader(
         "verdict", os.path.join(H.ROOT, "tools", "verdict"))
     spec = importlib.util.spec_from_loader("verdict", loader)

@@ -13,6 +13,10 @@
   cmocka_output  cmocka's output with arrival times (tools/results)
   run_record     a suite run's record (tools/run-suite, tools/results)
   ktap, junit    KTAP and JUnit XML writers (tools/results)
+  hunks      each hunk of the series located in a tree by content
+             (tools/hunks, tools/verdict, the hunk matrix)
+  invariants docs/invariants.md, hunk-matrix/guards.tsv and
+             unit/series-prefixes.txt: the catalogue and its tables
 
 Importable from every script directory without path tricks: the scripts
 of kernel-src/ sit next to it, and tools/, hunk-matrix/ and coverage/

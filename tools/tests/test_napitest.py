@@ -319,7 +319,7 @@ class TestResultsAndPatches(Fixture):
         self.assertEqual(s.post[0], "teardown: all CPUs parked")
 
     def test_patch_with_an_empty_context_line(self):
-        import hunks
+        from napitest import hunks
         p = os.path.join(self.dir, "0001-x.patch")
         write(p, "From x\nSubject: [PATCH 1/2] net: a\n\n---\n"
               "diff --git a/f.c b/f.c\n--- a/f.c\n+++ b/f.c\n"

@@ -17,8 +17,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOOLS = os.path.dirname(HERE)
 DATA = os.path.join(HERE, "data")
 
-import hunks  # noqa: E402
-import invariants  # noqa: E402
+from napitest import hunks  # noqa: E402
+from napitest import invariants  # noqa: E402
 from napitest import testresults  # noqa: E402
 
 PRE = """\

@@ -11,7 +11,9 @@ or, for the explorer's scenarios (explore_*), the row that names it.
 import os
 import re
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The repository: napitest/ is kernel-src/napitest (or a link to it).
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
 DOC = os.path.join(ROOT, "docs", "invariants.md")
 GUARDS = os.path.join(ROOT, "hunk-matrix", "guards.tsv")
 PREFIXES = os.path.join(ROOT, "unit", "series-prefixes.txt")

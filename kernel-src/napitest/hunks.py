@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Find each hunk of kernel-src/patches/series in a kernel tree by content.
 
@@ -17,7 +16,7 @@ count differs between the two images) decide:
 Context lines may differ (context drift in later or earlier trees): they
 only help to find the place.  Lines compare with whitespace collapsed.
 
-usage: tools/hunks.py [--series FILE] [--prefix] TREE
+usage: tools/hunks [--series FILE] [--prefix] TREE
 
 one line per hunk: its id, status, the tree's file:line where it was
 found, and its patch.  With --prefix: which prefix of the series the tree
@@ -33,7 +32,9 @@ import sys
 
 import napitest.series
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The repository: napitest/ is kernel-src/napitest (or a link to it).
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
 SERIES = os.path.join(ROOT, "kernel-src", "patches", "series")
 
 
@@ -278,7 +279,7 @@ def main(argv=None):
     hunks = series_hunks(a.series)
     st = locate_detail(a.tree, hunks)
     if a.prefix:
-        import invariants
+        from napitest import invariants
         try:
             p, diff = detect_prefix(signature(st, hunks),
                                     invariants.load_prefixes())
