@@ -116,6 +116,34 @@ static void v39_no_timeout_arms_no_timer(void **state)
 }
 
 /*
+ * V47: napi_complete_done() on a NAPI that a busy poller owns
+ * (NAPI_STATE_IN_BUSY_POLL: napi_busy_loop() will complete it) or that
+ * netpoll is polling (NAPI_STATE_NPSVC) returns false and changes
+ * nothing: SCHED stays set, no timer is armed.
+ */
+static void v47_complete_done_while_busy_polled_changes_nothing(void **state)
+{
+	(void)state;
+	test_dev.napi_defer_hard_irqs = 1;
+	test_dev.gro_flush_timeout = FLUSH_TIMEOUT_NS;
+	schedule_prep();
+	set_bit(NAPI_STATE_IN_BUSY_POLL, &napi.state);
+	assert_false(napi_complete_done(&napi, 1));
+	assert_int_equal(napi.state,
+			 NAPIF_STATE_SCHED | NAPIF_STATE_IN_BUSY_POLL);
+	assert_int_equal(napi.defer_hard_irqs_count, 0);
+
+	clear_bit(NAPI_STATE_IN_BUSY_POLL, &napi.state);
+	set_bit(NAPI_STATE_NPSVC, &napi.state);
+	assert_false(napi_complete_done(&napi, 1));
+	assert_int_equal(napi.state, NAPIF_STATE_SCHED | NAPIF_STATE_NPSVC);
+	assert_int_equal(napi.defer_hard_irqs_count, 0);
+	assert_false(napi.timer.armed);
+	assert_int_equal(napi.timer.starts, 0);
+	assert_no_warn();
+}
+
+/*
  * V40: net_dev_init() returns -ENOMEM at the first boot step that fails
  * (dev_proc_init(), netdev_kobject_init(), register_pernet_subsys()) and
  * initialises no backlog: dev_boot_phase stays set.
@@ -153,6 +181,9 @@ int main(void)
 				       setup),
 		cmocka_unit_test_setup(v39_no_timeout_arms_no_timer, setup),
 		cmocka_unit_test(v40_net_dev_init_stops_at_failing_step),
+		cmocka_unit_test_setup(
+			v47_complete_done_while_busy_polled_changes_nothing,
+			setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,9 @@
 /*
  * net_rx_action() and the NAPI schedule paths around it: patch 04
  * (softnet_data.in_net_rx_action), 05 (optimize napi_schedule_rps()) and
- * 06 (net_rx_action() restart and the raise_softirq_irqoff() deviation).
+ * 06 (net_rx_action() restart and the raise_softirq_irqoff() deviation),
+ * and what __napi_poll() does with a poll that used its whole budget
+ * (the 6.1 code the series builds on).
  */
 #include "support/napitest.h"
 
@@ -27,6 +29,23 @@ static unsigned long a_raises_during_poll;
 static bool a_schedules_b;
 static int a_steer_to = -1;
 static int a_work; /* what poll_a reports as done (it completes) */
+static bool b_saw_csd_to_1; /* CPU 1 had a csd queued when poll_b ran */
+
+/*
+ * napi_c: a device whose poll n (from 0) reports c_work[n] of the budget
+ * (the last entry repeats); it completes only when that is less than the
+ * budget, as a driver must.  c_resched_first: the first poll completes,
+ * its device interrupt fires again, and the poll still reports the whole
+ * budget (the driver bug __napi_poll() warns about).  c_tick: a jiffy
+ * passes during each poll.
+ */
+#define C_POLLS 8
+static struct napi_struct napi_c, napi_d, napi_e;
+static int c_polls;
+static int c_work[C_POLLS];
+static unsigned long c_state_at[C_POLLS]; /* napi_c.state at each poll */
+static bool c_resched_first;
+static bool c_tick;
 
 static bool sd_in_net_rx_action(struct softnet_data *sd)
 {
@@ -67,16 +86,57 @@ static int poll_b(struct napi_struct *n, int budget)
 {
 	(void)budget;
 	b_polls++;
+	b_saw_csd_to_1 = sim_csd_pending(1);
 	napi_complete_done(n, 0);
 	return 0;
+}
+
+static void schedule_from_hardirq(struct napi_struct *n);
+
+static int poll_c(struct napi_struct *n, int budget)
+{
+	int i = c_polls < C_POLLS ? c_polls : C_POLLS - 1;
+	int work = c_work[i];
+
+	c_state_at[i] = READ_ONCE(n->state);
+	c_polls++;
+	if (c_tick)
+		sim_tick(smp_processor_id());
+	if (c_resched_first && c_polls == 1) {
+		napi_complete_done(n, work);
+		schedule_from_hardirq(n);
+	} else if (work < budget) {
+		napi_complete_done(n, work);
+	}
+	return work;
+}
+
+/* poll_c reports work for every poll from the next one on. */
+static void c_work_from_now(int work)
+{
+	int i;
+
+	for (i = c_polls; i < C_POLLS; i++)
+		c_work[i] = work;
 }
 
 static int setup(void **state)
 {
 	(void)state;
 	napitest_boot(2);
+	test_dev.gro_flush_timeout = 0;
+	test_dev.napi_defer_hard_irqs = 0;
 	napitest_napi_init(&napi_a, &test_dev, poll_a);
 	napitest_napi_init(&napi_b, &test_dev, poll_b);
+	napitest_napi_init(&napi_c, &test_dev, poll_c);
+	napitest_napi_init(&napi_d, &test_dev, poll_c);
+	napitest_napi_init(&napi_e, &test_dev, poll_c);
+	c_polls = 0;
+	memset(c_work, 0, sizeof(c_work));
+	memset(c_state_at, 0, sizeof(c_state_at));
+	c_resched_first = false;
+	c_tick = false;
+	b_saw_csd_to_1 = false;
 	a_polls = b_polls = 0;
 	a_saw_in_rx_action = false;
 	a_raises_during_poll = 0;
@@ -389,6 +449,224 @@ static void v35_schedule_prep_refuses_disabling_napi(void **state)
 	assert_no_warn();
 }
 
+/*
+ * V42: a poll that used its whole budget while napi_disable() waits
+ * (NAPI_STATE_DISABLE set) is completed by __napi_poll() -- SCHED
+ * cleared, so napi_disable() can take it -- and not put back for a
+ * repoll: one poll, nothing left on poll_list, NET_RX not raised again.
+ */
+static void v42_disable_pending_full_poll_completed_not_repolled(void **state)
+{
+	struct softnet_data *sd = this_cpu_ptr(&softnet_data);
+
+	(void)state;
+	c_work_from_now(napi_c.weight);
+	schedule_from_hardirq(&napi_c);
+	set_bit(NAPI_STATE_DISABLE, &napi_c.state); /* napi_disable() */
+	run_net_rx_action_once();
+
+	assert_int_equal(c_polls, 1);
+	assert_int_equal(napi_c.state, NAPIF_STATE_DISABLE);
+	assert_true(list_empty(&sd->poll_list));
+	assert_false(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
+	assert_int_equal(sd->time_squeeze, 0);
+	assert_no_warn();
+}
+
+/*
+ * V43: with NAPI_STATE_PREFER_BUSY_POLL (busy_poll_stop() of a
+ * prefer-busy-poll socket), a poll that used its whole budget is completed
+ * rather than repolled -- PREFER_BUSY_POLL cleared with SCHED -- and, as
+ * no gro_flush_timeout will bring it back, scheduled again at once: it is
+ * polled again in the same net_rx_action(), as an ordinary NAPI.
+ */
+static void v43_prefer_busy_poll_full_poll_rescheduled(void **state)
+{
+	struct softnet_data *sd = this_cpu_ptr(&softnet_data);
+
+	(void)state;
+	c_work[0] = napi_c.weight;
+	set_bit(NAPI_STATE_PREFER_BUSY_POLL, &napi_c.state);
+	schedule_from_hardirq(&napi_c);
+	run_net_rx_action_once();
+
+	assert_int_equal(c_polls, 2);
+	assert_int_equal(c_state_at[0],
+			 NAPIF_STATE_SCHED | NAPIF_STATE_PREFER_BUSY_POLL);
+	assert_int_equal(c_state_at[1], NAPIF_STATE_SCHED);
+	assert_int_equal(napi_c.state, 0);
+	assert_true(list_empty(&sd->poll_list));
+	assert_false(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
+	assert_int_equal(sd->time_squeeze, 0);
+	assert_false(napi_c.timer.armed);
+	assert_no_warn();
+}
+
+/*
+ * V43, with napi_defer_hard_irqs and gro_flush_timeout: the completion
+ * arms the NAPI's timer instead (napi_complete_done() returns false), so
+ * __napi_poll() does not schedule it: one poll, SCHED clear, timer armed.
+ */
+static void v43_prefer_busy_poll_with_flush_timer_not_rescheduled(void **state)
+{
+	struct softnet_data *sd = this_cpu_ptr(&softnet_data);
+
+	(void)state;
+	test_dev.napi_defer_hard_irqs = 1;
+	test_dev.gro_flush_timeout = 20000;
+	c_work[0] = napi_c.weight;
+	set_bit(NAPI_STATE_PREFER_BUSY_POLL, &napi_c.state);
+	schedule_from_hardirq(&napi_c);
+	run_net_rx_action_once();
+
+	assert_int_equal(c_polls, 1);
+	assert_int_equal(napi_c.state, 0);
+	assert_true(napi_c.timer.armed);
+	assert_int_equal(napi_c.timer.expires, 20000);
+	assert_true(list_empty(&sd->poll_list));
+	assert_false(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
+	assert_no_warn();
+}
+
+/*
+ * V45: net_rx_action() ends its round when netdev_budget_usecs has passed
+ * (2 jiffies at HZ=1000), even with budget left: of three NAPIs that each
+ * use their whole weight while a jiffy passes, two are polled (not
+ * min(3, netdev_budget / weight)), time_squeeze counts the cut, and the
+ * third waits on poll_list with NET_RX raised, behind the two repolls.
+ */
+static void v45_time_limit_ends_round_with_budget_left(void **state)
+{
+	struct softnet_data *sd = this_cpu_ptr(&softnet_data);
+	unsigned long limit = usecs_to_jiffies(READ_ONCE(netdev_budget_usecs));
+
+	(void)state;
+	assert_int_equal(limit, 2);
+	assert_true(READ_ONCE(netdev_budget) > 3 * napi_c.weight);
+	c_work_from_now(napi_c.weight);
+	c_tick = true;
+	schedule_from_hardirq(&napi_c);
+	schedule_from_hardirq(&napi_d);
+	schedule_from_hardirq(&napi_e);
+	run_net_rx_action_once();
+
+	assert_int_equal(c_polls, 2);
+	assert_int_equal(sd->time_squeeze, 1);
+	assert_ptr_equal(sd->poll_list.next, &napi_e.poll_list);
+	assert_true(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
+
+	/* The next round polls all three; this time they complete. */
+	c_work_from_now(0);
+	c_tick = false;
+	run_net_rx_action_once();
+	assert_int_equal(c_polls, 5);
+	assert_true(list_empty(&sd->poll_list));
+	assert_int_equal(napi_c.state | napi_d.state | napi_e.state, 0);
+	assert_no_warn();
+}
+
+/*
+ * V46: process_backlog() first sends the RPS IPIs already pending on its
+ * CPU (a device NAPI polled before it steered a packet to CPU 1), so the
+ * remote CPU starts while this one drains its backlog: the csd is queued
+ * before the NAPI after the backlog is polled, not at the end of
+ * net_rx_action().  Only with RPS and without backlog threads.
+ */
+static void v46_process_backlog_sends_pending_rps_ipis_first(void **state)
+{
+	struct sim_cpu *c = sim_this();
+	unsigned int qtail;
+
+	(void)state;
+#if defined(CONFIG_RPS) && !WANT_THREADS
+	a_steer_to = 1;
+	schedule_from_hardirq(&napi_a);
+	/* netif_rx() of a packet for this CPU from the device interrupt. */
+	c->hardirq++;
+	c->irqs_off = true;
+	assert_int_equal(enqueue_to_backlog(sim_skb_alloc(&test_dev), 0,
+					    &qtail),
+			 NET_RX_SUCCESS);
+	c->hardirq--;
+	c->irqs_off = false;
+	schedule_from_hardirq(&napi_b);
+	run_net_rx_action_once();
+
+	assert_int_equal(a_polls, 1);
+	assert_int_equal(b_polls, 1);
+	assert_cpu_count(0, skbs_delivered, 1);
+	assert_true(b_saw_csd_to_1);
+	assert_ptr_equal(this_cpu_ptr(&softnet_data)->rps_ipi_list, NULL);
+	sim_run_all(1000);
+	assert_cpu_count(1, skbs_delivered, 1);
+	assert_int_equal(sim_skbs_outstanding(), 0);
+	assert_no_warn();
+#else
+	(void)c;
+	(void)qtail;
+	skip(); /* no IPI path: no RPS, or backlog threads */
+#endif
+}
+
+/*
+ * V48: a poll that reports more than its budget (a driver bug) is
+ * reported once, "NAPI poll function ... returned 65, exceeding its
+ * budget of 64.", and treated as a full poll: repolled in the next
+ * round, where doing it again is not reported again.
+ */
+static void v48_poll_over_budget_reported_once(void **state)
+{
+	struct softnet_data *sd = this_cpu_ptr(&softnet_data);
+
+	(void)state;
+	c_work[0] = napi_c.weight + 1;
+	c_work[1] = napi_c.weight + 1;
+	c_work[2] = 0;
+	schedule_from_hardirq(&napi_c);
+	run_net_rx_action_once();
+	assert_int_equal(c_polls, 1);
+	assert_int_equal(sim_total().pr_warn_once, 1);
+	assert_non_null(strstr(sim_last_pr_warn,
+			       "returned 65, exceeding its budget of 64."));
+	assert_ptr_equal(sd->poll_list.next, &napi_c.poll_list);
+	assert_true(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
+
+	run_net_rx_action_once();
+	run_net_rx_action_once();
+	assert_int_equal(c_polls, 3);
+	assert_int_equal(sim_total().pr_warn_once, 1);
+	assert_true(list_empty(&sd->poll_list));
+	assert_napi_state_clear(&napi_c, NAPI_STATE_SCHED);
+	assert_no_warn();
+}
+
+/*
+ * V49: a driver that completed and was scheduled again by its interrupt,
+ * but still reports its whole budget, is already back on poll_list:
+ * __napi_poll() warns once ("sim0: Budget exhausted after napi
+ * rescheduled") and leaves it there instead of adding it to the repoll
+ * list a second time; it is polled once more and the lists stay sound.
+ */
+static void v49_rescheduled_full_poll_warned_not_repolled(void **state)
+{
+	struct softnet_data *sd = this_cpu_ptr(&softnet_data);
+
+	(void)state;
+	c_resched_first = true;
+	c_work[0] = napi_c.weight;
+	schedule_from_hardirq(&napi_c);
+	run_net_rx_action_once();
+
+	assert_int_equal(c_polls, 2);
+	assert_int_equal(sim_total().pr_warn_once, 1);
+	assert_string_equal(sim_last_pr_warn,
+			    "sim0: Budget exhausted after napi rescheduled\n");
+	assert_int_equal(napi_c.state, 0);
+	assert_true(list_empty(&sd->poll_list));
+	assert_false(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
+	assert_no_warn();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -413,6 +691,23 @@ int main(void)
 			v8_bh_disabled_schedule_no_ksoftirqd_wakeup, setup),
 		cmocka_unit_test_setup(v35_schedule_prep_refuses_disabling_napi,
 				       setup),
+		cmocka_unit_test_setup(
+			v42_disable_pending_full_poll_completed_not_repolled,
+			setup),
+		cmocka_unit_test_setup(
+			v43_prefer_busy_poll_full_poll_rescheduled, setup),
+		cmocka_unit_test_setup(
+			v43_prefer_busy_poll_with_flush_timer_not_rescheduled,
+			setup),
+		cmocka_unit_test_setup(
+			v45_time_limit_ends_round_with_budget_left, setup),
+		cmocka_unit_test_setup(
+			v46_process_backlog_sends_pending_rps_ipis_first,
+			setup),
+		cmocka_unit_test_setup(v48_poll_over_budget_reported_once,
+				       setup),
+		cmocka_unit_test_setup(
+			v49_rescheduled_full_poll_warned_not_repolled, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -209,6 +209,35 @@ static unsigned int v27_run(unsigned long *resched)
 	return v27_work_ran_at;
 }
 
+/*
+ * V44 (patch 14 split the loop out of napi_threaded_poll()): kthread_stop()
+ * of a NAPI thread sleeping in napi_thread_wait() ends it -- the wait
+ * returns -1 and napi_threaded_poll() returns, without polling -- both
+ * when it never polled and after it has.
+ */
+static void v44_napi_thread_exits_on_kthread_stop(void **state)
+{
+	struct napi_struct *napi = threaded_napi_on(1);
+	struct task_struct *t = napi->thread;
+
+	(void)state;
+	assert_int_equal(kthread_stop(t), 0);
+	assert_true(t->exited);
+	assert_task_state(t, TASK_DEAD);
+	assert_int_equal(dev_polls, 0);
+
+	napi = threaded_napi_on(1);
+	t = napi->thread;
+	napitest_device_irq(1, napi);
+	sim_run_cpu(1, 100);
+	assert_int_equal(dev_polls, 1);
+	assert_task_state(t, TASK_INTERRUPTIBLE);
+	assert_int_equal(kthread_stop(t), 0);
+	assert_true(t->exited);
+	assert_int_equal(dev_polls, 1);
+	assert_no_warn();
+}
+
 #if defined(NAPITEST_VARIANT_seed_yield) || defined(CONFIG_PREEMPT_RT)
 /*
  * V27 (the seed-yield fix): every exit of napi_threaded_poll_loop() reaches
@@ -257,6 +286,8 @@ int main(void)
 			v15_spurious_wakeup_does_not_poll, setup, teardown),
 		cmocka_unit_test_setup_teardown(v23_long_repoll_reports_rcu_qs,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			v44_napi_thread_exits_on_kthread_stop, setup, teardown),
 #if defined(NAPITEST_VARIANT_seed_yield) || defined(CONFIG_PREEMPT_RT)
 		cmocka_unit_test_setup_teardown(
 			v27_threaded_poll_yields_on_every_exit, setup,

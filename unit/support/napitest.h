@@ -49,6 +49,7 @@ static void __attribute__((constructor)) napitest_line_buffered(void)
  */
 #if EXTRACTED_HAVE_net_hotdata
 #define netdev_budget net_hotdata.netdev_budget
+#define netdev_budget_usecs net_hotdata.netdev_budget_usecs
 #define netdev_max_backlog net_hotdata.max_backlog
 #define sysctl_skb_defer_max net_hotdata.sysctl_skb_defer_max
 #endif
