@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Summarise an lcov tracefile of the extracted kernel code.
 
-Prints line, function and branch coverage of the tree's files, a table of
-the manifest's functions, and the coverage of the lines the backport series
+Prints line, function and branch coverage of the tree's files, the same
+per file, a table of the manifest's functions, and the coverage of the lines the backport series
 adds (the lines of the patched tree that differ from base), then checks the
 figures against coverage/thresholds.
 """
@@ -101,6 +101,19 @@ def main():
     out.append(f"  lines:     {figures['lines']:5.1f}% ({lh} of {lf})")
     out.append(f"  functions: {figures['functions']:5.1f}% ({fh} of {ff})")
     out.append(f"  branches:  {figures['branches']:5.1f}% ({bh} of {bf})")
+
+    # Per file: thresholds name these FILE:lines and FILE:branches.
+    out.append("")
+    out.append(f"  {'file':34} {'lines':>20} {'branches':>20}")
+    for path, d in sorted(data.items()):
+        rel = os.path.relpath(path, tree)
+        n_l, n_b = len(d["lines"]), len(d["branches"])
+        h_l = sum(1 for v in d["lines"].values() if v)
+        h_b = sum(1 for v in d["branches"].values() if v)
+        figures[f"{rel}:lines"] = pct(h_l, n_l)
+        figures[f"{rel}:branches"] = pct(h_b, n_b)
+        out.append(f"  {rel:34} {pct(h_l, n_l):6.1f}% ({h_l:3} of {n_l:3})"
+                   f" {pct(h_b, n_b):6.1f}% ({h_b:3} of {n_b:3})")
 
     out.append("")
     out.append(f"  {'function':34} {'file:line':28} {'calls':>8} "
