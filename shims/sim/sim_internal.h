@@ -16,6 +16,10 @@ void sim_sched_reset(void);
 void sim_sched_boot(void);
 bool sim_on_task_stack(const volatile void *addr);
 bool sim_runqueue_empty(int cpu);
+unsigned int sim_nr_tasks(void);
+struct task_struct *sim_task(unsigned int i);
+bool sim_task_is_rt(const struct task_struct *p);
+void sim_schedule_rtlock(const char *file, int line);
 void send_call_function_single_ipi(int cpu);
 void sched_ttwu_pending(struct llist_node *llist);
 /* kernel/softirq.c */
@@ -39,6 +43,9 @@ void sim_cpuhp_reset(void);
 void sim_debug_preempt_reset(void);
 /* kernel/locking/lockdep.c */
 void sim_lockdep_reset(void);
+/* kernel/locking/rtmutex.c */
+void rtlock_lock(spinlock_t *lock, const char *file, int line);
+void rtlock_unlock(spinlock_t *lock);
 /* net/core/skbuff.c */
 void sim_skb_reset(void);
 

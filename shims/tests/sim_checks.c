@@ -61,9 +61,9 @@ int main(void)
 		const struct CMUnitTest *cases;
 		const size_t *nr;
 	} areas[] = {
-		AREA(sched_core),	AREA(lockdep),	  AREA(softirq),
-		AREA(smp_processor_id), AREA(list_debug), AREA(smp),
-		AREA(explore),
+		AREA(sched_core), AREA(lockdep),	  AREA(rtmutex),
+		AREA(softirq),	  AREA(smp_processor_id), AREA(list_debug),
+		AREA(smp),	  AREA(explore),
 	};
 	static struct CMUnitTest tests[128];
 	size_t i, j, n = 0;

@@ -38,6 +38,7 @@ void assert_no_report(void);
 	extern const size_t sim_checks_##area##_nr
 SIM_CHECKS_AREA(sched_core);
 SIM_CHECKS_AREA(lockdep);
+SIM_CHECKS_AREA(rtmutex);
 SIM_CHECKS_AREA(softirq);
 SIM_CHECKS_AREA(smp_processor_id);
 SIM_CHECKS_AREA(list_debug);

@@ -26,12 +26,12 @@ static inline void local_bh_enable_ip(unsigned long ip)
 }
 
 /*
- * On RT a BH-disabled section is preemptible, so the kernel takes a
- * reschedule raised inside it at once (the wakeup's preempt_enable());
- * the simulator does not preempt inside BH sections and takes it when the
- * section ends, here (the RT __local_bh_enable_ip() itself ends with
- * local_irq_restore(), no preemption point).  !RT's has its own
- * preempt_check_resched().
+ * On RT a BH-disabled section is preemptible, but with PREEMPT_LAZY only
+ * by an RT task (it is migrate-disabled: preempt_lazy_count); a lazy
+ * reschedule raised inside it is taken when the section ends: at
+ * local_unlock(&softirq_ctrl.lock)'s migrate_enable(), with IRQs still off
+ * in __local_bh_enable_ip(), so here, after its local_irq_restore().
+ * !RT's has its own preempt_check_resched().
  */
 static inline void local_bh_enable(void)
 {

@@ -22,6 +22,7 @@
 #define TASK_PARKED 0x0040
 #define TASK_DEAD 0x0080
 #define TASK_WAKING 0x0200
+#define TASK_RTLOCK_WAIT 0x1000 /* blocked on an RT spinlock_t */
 #define TASK_COMM_LEN 16
 
 /* include/linux/sched.h: the PF_* flags the checks read. */
@@ -37,7 +38,20 @@ struct task_struct {
 	int cpu;
 	int nr_cpus_allowed; /* 1: bound (kthread_bind()) */
 	unsigned short migration_disabled;
+	/*
+	 * PREEMPT_LAZY (6.1-rt): migrate_disable() nesting; a lazy
+	 * reschedule (a normal task woken over a normal one) waits for 0.
+	 */
+	int preempt_lazy_count;
+	/* PREEMPT_RCU: rcu_read_lock() depth while switched out */
+	unsigned int rcu_read_lock_nesting;
 	bool rt; /* SCHED_FIFO: runs before normal tasks */
+	/* RT rtmutex: the lock it waits for, since when (FIFO among equals) */
+	const void *blocked_on;
+	unsigned long blocked_seq;
+	/* priority inheritance: RT waiters boosting it; the owner it boosts */
+	unsigned int pi_boost;
+	struct task_struct *pi_boosting;
 	unsigned int flags; /* PF_*: handle_softirqs() masks PF_MEMALLOC */
 	/* RT: the task's BH-disable count (kernel/softirq.c), in SOFTIRQ_* units */
 	int softirq_disable_cnt;

@@ -6,8 +6,11 @@
  * in softirq, with IRQs enabled and with BH enabled; taking a lock in
  * hardirq that is elsewhere taken with IRQs on (or in softirq and elsewhere
  * with BH on) is reported as lockdep would ({IN-HARDIRQ-W} -> {HARDIRQ-ON-W}).
- * Locks are owned by a CPU; one CPU runs at a time, so contention shows as a
- * recursive acquisition, which is reported as a deadlock.
+ * On !RT a lock is owned by a CPU (preemption is off while it is held);
+ * one CPU runs at a time, so contention on one CPU shows as a recursive
+ * acquisition, which is reported as a deadlock.  On RT it is owned by a
+ * task, which may be preempted while holding it; another task of that CPU
+ * then blocks on it (kernel/locking/rtmutex.c: shims/sim/kernel/locking/).
  *
  * On !RT spin_lock() disables preemption.  On PREEMPT_RT spinlock_t is a
  * sleeping lock (kernel/locking/spinlock_rt.c): rt_spin_lock() checks
@@ -41,6 +44,8 @@ struct sim_lock_class {
 
 typedef struct spinlock {
 	int owner; /* CPU holding it, -1 if free */
+	/* the task holding it: on RT the owner, which may be preempted */
+	struct task_struct *owner_task;
 	const char *name;
 	unsigned long acquisitions;
 } spinlock_t;
@@ -120,6 +125,11 @@ bool sim_lockdep_class_used(const char *name, const char *usage);
 	} while (0)
 #endif
 
+/* On RT the owner is a task (rt_mutex_owner()), elsewhere this CPU. */
+#ifdef CONFIG_PREEMPT_RT
+#define lockdep_assert_held(l) WARN_ON_ONCE((l)->owner_task != current)
+#else
 #define lockdep_assert_held(l) WARN_ON_ONCE((l)->owner != sim_cpu_id())
+#endif
 
 #endif

@@ -96,31 +96,39 @@ static void check_usage(struct sim_lock_class *c, const char *file, int line)
 /*
  * rt_spin_lock() (kernel/locking/spinlock_rt.c): rtlock_might_resched(),
  * __might_resched() with the RCU nesting allowed (a spinlock may nest in
- * an RCU reader), then rcu_read_lock() and migrate_disable() for the
- * section.  !RT: spin_lock() is preempt_disable() and the raw lock.
+ * an RCU reader), the rt_mutex (owned by a task; a task of this CPU
+ * holding it preempted makes this one block: kernel/locking/rtmutex.c),
+ * then rcu_read_lock() and migrate_disable() for the section.  !RT:
+ * spin_lock() is preempt_disable() and the raw lock, owned by this CPU.
  */
 void sim_spin_lock(spinlock_t *lock, const char *site, const char *file,
 		   int line)
 {
 	const char *name = lock->name ? lock->name : site;
+	bool rt = IS_ENABLED(CONFIG_PREEMPT_RT);
 
 	explore_tso_mb(); /* a locked instruction */
-	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+	if (rt)
 		__might_resched(file, line,
 				rcu_preempt_depth() << MIGHT_RESCHED_RCU_SHIFT);
 	check_usage(class_of(name), file, line);
-	if (lock->owner == sim_cpu_id()) {
+	if (rt ? lock->owner_task == current : lock->owner == sim_cpu_id()) {
 		snprintf(report, sizeof(report),
 			 "possible recursive locking of %s on CPU %d", name,
 			 sim_cpu_id());
 		sim_bug(file, line, report);
 	}
-	if (lock->owner >= 0)
-		sim_bug(file, line,
-			"lock held by another simulated CPU that is not running");
-	lock->owner = sim_cpu_id();
+	if (rt) {
+		rtlock_lock(lock, file, line);
+	} else {
+		if (lock->owner >= 0)
+			sim_bug(file, line,
+				"lock held by another simulated CPU that is not running");
+		lock->owner = sim_cpu_id();
+		lock->owner_task = current;
+	}
 	lock->acquisitions++;
-	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
+	if (rt) {
 		rcu_read_lock();
 		migrate_disable();
 	} else {
@@ -128,19 +136,29 @@ void sim_spin_lock(spinlock_t *lock, const char *site, const char *file,
 	}
 }
 
-/* rt_spin_unlock(): migrate_enable(), the release, rcu_read_unlock(). */
+/*
+ * rt_spin_unlock(): migrate_enable(), rcu_read_unlock(), the release
+ * (rt_mutex_slowunlock(): the top waiter woken); !RT the release and
+ * preempt_enable().
+ */
 void sim_spin_unlock(spinlock_t *lock, const char *file, int line)
 {
+	bool rt = IS_ENABLED(CONFIG_PREEMPT_RT);
+
 	explore_tso_mb();
-	if (lock->owner != sim_cpu_id())
-		sim_bug(file, line, "unlock of a lock this CPU does not hold");
-	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+	if (rt ? lock->owner_task != current : lock->owner != sim_cpu_id())
+		sim_bug(file, line,
+			rt ? "unlock of a lock this task does not hold" :
+			     "unlock of a lock this CPU does not hold");
+	if (rt) {
 		migrate_enable();
-	lock->owner = -1;
-	if (IS_ENABLED(CONFIG_PREEMPT_RT))
 		rcu_read_unlock();
-	else
+		rtlock_unlock(lock);
+	} else {
+		lock->owner = -1;
+		lock->owner_task = NULL;
 		preempt_enable();
+	}
 	sim_preempt_point();
 }
 

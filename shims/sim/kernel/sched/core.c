@@ -161,7 +161,7 @@ static void ttwu_do_activate(struct task_struct *p, int cpu)
 	p->cpu = cpu;
 	WRITE_ONCE(p->__state, TASK_RUNNING);
 	enqueue(p);
-	if (idle || (p->rt && !curr->rt))
+	if (idle || (sim_task_is_rt(p) && !sim_task_is_rt(curr)))
 		resched_curr(cpu);
 }
 
@@ -363,7 +363,16 @@ void sim_kthread_bind(struct task_struct *p, int cpu)
 }
 
 /*
- * The next task: RT before normal; within a class the first queued, or,
+ * An RT task, or one an RT task waiting for its rt_mutex boosts
+ * (rt_mutex_setprio(): priority inheritance).
+ */
+bool sim_task_is_rt(const struct task_struct *p)
+{
+	return p->rt || p->pi_boost;
+}
+
+/*
+ * The next task: RT (or boosted) before normal; within a class the first queued, or,
  * with a schedule seed, any of them, or under the explorer the one it
  * chooses.  A task that gave the CPU up while still runnable
  * (need_resched) is not picked again while another task of its class
@@ -377,13 +386,13 @@ static struct task_struct *pick_next(int cpu, struct task_struct *prev)
 	bool rt = false, skip_prev;
 
 	list_for_each_entry(p, &runqueue[cpu], run_list)
-		rt |= p->rt;
+		rt |= sim_task_is_rt(p);
 	list_for_each_entry(p, &runqueue[cpu], run_list)
-		n += p->rt == rt;
-	skip_prev = prev && prev->on_rq && prev->rt == rt && n > 1;
+		n += sim_task_is_rt(p) == rt;
+	skip_prev = prev && prev->on_rq && sim_task_is_rt(prev) == rt && n > 1;
 	n = 0;
 	list_for_each_entry(p, &runqueue[cpu], run_list) {
-		if (p->rt != rt || (skip_prev && p == prev))
+		if (sim_task_is_rt(p) != rt || (skip_prev && p == prev))
 			continue;
 		if (n < ARRAY_SIZE(cand)) {
 			what[n] = p->comm;
@@ -533,15 +542,18 @@ static void switch_to_scheduler(void)
 /*
  * In atomic context: preempt_count() != 0 (preemption, BH, softirq,
  * hardirq, and RCU readers, which !PREEMPT_RCU counts there) or IRQs off.
- * RT nests BH and RCU per task and may preempt inside them; the simulator
- * counts them per CPU and so never switches tasks there.
+ * Under PREEMPT_RCU (FULL, RT) a reader is preemptible: its depth is the
+ * task's (saved and restored at each switch, __schedule()).  RT keeps BH
+ * per task (softirq_disable_cnt), outside preempt_count: a BH-disabled
+ * section is preemptible there.
  */
 static bool sim_in_atomic(void)
 {
 	struct sim_cpu *c = sim_this();
 
 	return c->hardirq || c->serving_softirq || c->preempt_disable ||
-	       c->bh_disable || c->rcu_read_nesting || c->irqs_off;
+	       c->bh_disable || c->irqs_off ||
+	       (sim_preempt < SIM_PREEMPT_FULL && c->rcu_read_nesting);
 }
 
 /*
@@ -562,16 +574,28 @@ unsigned int sim_preempt_count(void)
 	return count;
 }
 
-/* migrate_disable()/migrate_enable() (kernel/sched/core.c): per task. */
+/*
+ * migrate_disable()/migrate_enable() (kernel/sched/core.c): per task.  On
+ * 6.1-rt (CONFIG_PREEMPT_LAZY, which Debian's rt-amd64 config has) the
+ * outermost pair also does preempt_lazy_disable()/preempt_lazy_enable()
+ * (the RT series' "sched: Add support for lazy preemption"): inside an RT
+ * spinlock, local lock or BH-disabled section only a reschedule that is
+ * not lazy (an RT task woken) preempts.  preempt_lazy_enable()'s
+ * should_resched() is left to the preemption point that follows each
+ * caller's migrate_enable() (the unlock's).
+ */
 void migrate_disable(void)
 {
-	current->migration_disabled++;
+	if (!current->migration_disabled++ && IS_ENABLED(CONFIG_PREEMPT_RT))
+		current->preempt_lazy_count++;
 }
 
 void migrate_enable(void)
 {
-	if (!WARN_ON_ONCE(!current->migration_disabled))
-		current->migration_disabled--;
+	if (WARN_ON_ONCE(!current->migration_disabled))
+		return;
+	if (!--current->migration_disabled && IS_ENABLED(CONFIG_PREEMPT_RT))
+		current->preempt_lazy_count--;
 }
 
 static unsigned long might_resched_prev_jiffy;
@@ -648,19 +672,43 @@ static void schedule_debug(struct task_struct *prev, const char *file, int line)
 	}
 }
 
-/* __schedule(): a task that is not TASK_RUNNING leaves the runqueue. */
-void sim_schedule(const char *file, int line)
+/*
+ * __schedule(): a task that is not TASK_RUNNING leaves the runqueue.  A
+ * preemption (preempt_schedule(), SM_PREEMPT) or an rtlock wait
+ * (schedule_rtlock(), SM_RTLOCK_WAIT) is no voluntary switch for RCU.
+ * Under PREEMPT_RCU the task's reader depth goes with it.
+ */
+static void __schedule(bool preempt, const char *file, int line)
 {
 	struct task_struct *p = current;
+	bool preempt_rcu = sim_preempt >= SIM_PREEMPT_FULL;
 
 	explore_hook(file, line);
 	explore_tso_mb(); /* the runqueue lock */
 	if (!p->ctx)
 		sim_bug(file, line, "schedule() from the test's own context");
-	schedule_debug(p, file, line);
+	if (!preempt)
+		schedule_debug(p, file, line);
 	if (READ_ONCE(p->__state) != TASK_RUNNING)
 		dequeue(p);
+	if (preempt_rcu) {
+		p->rcu_read_lock_nesting = sim_this()->rcu_read_nesting;
+		sim_this()->rcu_read_nesting = 0;
+	}
 	switch_to_scheduler();
+	if (preempt_rcu)
+		sim_this()->rcu_read_nesting = p->rcu_read_lock_nesting;
+}
+
+void sim_schedule(const char *file, int line)
+{
+	__schedule(false, file, line);
+}
+
+/* schedule_rtlock() (kernel/sched/core.c): an rt_mutex wait. */
+void sim_schedule_rtlock(const char *file, int line)
+{
+	__schedule(true, file, line);
 }
 
 /* Another task is waiting for this CPU. */
@@ -727,23 +775,44 @@ int sim_cond_resched(void)
 }
 
 /*
+ * Which flag the wakeup of the waiting tasks set (kernel/sched/core.c,
+ * 6.1-rt): TIF_NEED_RESCHED (resched_curr()) for an RT or boosted task
+ * over a normal one, otherwise, under PREEMPT_LAZY (RT),
+ * TIF_NEED_RESCHED_LAZY (resched_curr_lazy()), which should_resched()
+ * honours only with preempt_lazy_count 0 (asm/preempt.h).  FULL has no
+ * lazy flag.
+ */
+static bool resched_now(void)
+{
+	struct task_struct *p = current, *q;
+
+	if (!IS_ENABLED(CONFIG_PREEMPT_RT) || !p->preempt_lazy_count)
+		return true;
+	if (sim_task_is_rt(p))
+		return false;
+	list_for_each_entry(q, &runqueue[sim_cpu_id()], run_list)
+		if (q != p && sim_task_is_rt(q))
+			return true;
+	return false;
+}
+
+/*
  * Preemption points under FULL/RT, where the kernel has them, in task
- * context (not serving softirqs) with nothing held: local_bh_enable(),
- * spin_unlock(), preempt_enable() reaching zero, spin_unlock_irq*() after
- * the IRQ restore, the end of try_to_wake_up(), the return from an
- * interrupt (the explorer's and the IPIs) and the tick.  Simplified: on RT
- * the kernel preempts inside BH-disabled sections and RT spinlock
- * sections too (another task then blocks on the lock at its own
- * local_bh_disable() or spin_lock(), which this model folds into "not
- * preempted"; so lock ownership per CPU equals per task here).
+ * context (not serving softirqs) with preemption and IRQs on:
+ * local_bh_enable(), spin_unlock(), preempt_enable() reaching zero,
+ * spin_unlock_irq*() after the IRQ restore, the end of try_to_wake_up(),
+ * the return from an interrupt (the explorer's and the IPIs) and the tick.
+ * On RT that includes BH-disabled sections and RT spinlock sections (with
+ * PREEMPT_LAZY only for an RT waker: resched_now()); another task of the
+ * CPU then blocks on the lock (shims/sim/kernel/locking/rtmutex.c).
  */
 void sim_preempt_point(void)
 {
 	sim_watchdog();
 	if (sim_preempt < SIM_PREEMPT_FULL || !current->ctx || sim_in_atomic())
 		return;
-	if (need_resched() && preempt_here())
-		sim_schedule(__FILE__, __LINE__);
+	if (need_resched() && resched_now() && preempt_here())
+		__schedule(true, __FILE__, __LINE__);
 }
 
 /*
@@ -770,6 +839,16 @@ void sim_tick(int cpu)
 bool sim_runqueue_empty(int cpu)
 {
 	return list_empty(&runqueue[cpu]);
+}
+
+unsigned int sim_nr_tasks(void)
+{
+	return nr_tasks;
+}
+
+struct task_struct *sim_task(unsigned int i)
+{
+	return tasks[i];
 }
 
 void sim_sched_reset(void)
