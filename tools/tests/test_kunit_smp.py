@@ -7,9 +7,11 @@ enable PREEMPT_RT), which must fail before anything is written.
 Run: pytest-3 tools/tests (CTest: tools-pytest).
 """
 
+import glob
 import importlib.machinery
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -121,11 +123,17 @@ class RunBadInputTest(unittest.TestCase):
 
     def fake_tree(self, rt_line):
         t = os.path.join(self.tmp, "linux")
-        for d in ("net/core", "tools/testing/kunit", "arch/um", "arch/x86"):
+        for d in ("net/core", "tools/testing/kunit", "arch/um", "arch/x86",
+                  "include/linux"):
             os.makedirs(os.path.join(t, d))
+        # What kunit/run asks the extractor about (kunit/manifest): here
+        # empty files, a tree without any of the series' definitions.
         for f in ("Makefile", "net/core/dev.c", "net/Kconfig",
+                  "include/linux/netdevice.h",
                   "tools/testing/kunit/kunit.py"):
             open(os.path.join(t, f), "w").close()
+        with open(os.path.join(t, "Makefile"), "w") as f:
+            f.write("VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 192\n")
         with open(os.path.join(t, "arch/x86/Kconfig"), "w") as f:
             f.write("config X86_64\n\tselect ARCH_SUPPORTS_INT128\n"
                     + rt_line)
@@ -164,9 +172,24 @@ class RunBadInputTest(unittest.TestCase):
         # a kunit.py whose kernel builds, then stops before any KTAP
         with open(os.path.join(t, "tools/testing/kunit/kunit.py"), "w") as f:
             f.write(FAKE_KUNIT)
+        # of the series' definitions, only use_backlog_threads()
+        with open(os.path.join(t, "net/core/dev.c"), "w") as f:
+            f.write("static bool use_backlog_threads(void)\n{\n"
+                    "\treturn true;\n}\n")
         r = self.run_kunit(["--arch=x86_64", "--kernel=rt", "KSRC=" + t])
         self.assertEqual(r.returncode, 1, r.stderr)
         self.assertIn("did not boot", r.stderr)
+        # what the tree has, as the extractor found it (kunit/manifest)
+        [tree_h] = glob.glob(os.path.join(
+            self.cache, "kunit-build", "*", "src", "net", "core",
+            "dev_backlog_kunit_tree.h"))
+        with open(tree_h) as f:
+            has = dict(re.findall(r"#define NAPITEST_HAS_(\w+) (\d)",
+                                  f.read()))
+        self.assertEqual(has, {"IN_NET_RX_ACTION": "0",
+                               "IN_NAPI_THREADED_POLL": "0",
+                               "BACKLOG_THREADS": "1", "BACKLOG_LOCK": "0",
+                               "KICK_DEFER_LIST_PURGE": "0"})
         self.assertIn("Kernel panic - not syncing: VFS", r.stderr)
         self.assertIn("last console lines", r.stderr)
 
