@@ -17,6 +17,8 @@
  *       choice between ksoftirqd and its backlog thread   (patch 13, V25)
  *   (g) an unbound NAPI thread pulled to another CPU between two polls
  *       (load balancing)                                   (patch 11, V31)
+ *   (h) a forced-threaded device interrupt (SCHED_FIFO) vs a NAPI
+ *       thread's BH section: on RT it preempts, blocks, boosts
  *
  * Properties, on every schedule, after the machine is run to quiescence:
  * no packet lost or duplicated, no WARN or pr_warn_once, the context
@@ -778,6 +780,100 @@ static void explore_g_unbound_napi_thread_migrates_between_polls(void **state)
 	explore_expect_none(&scn_g);
 }
 
+/*
+ * (h) A device interrupt on CPU 1 as 6.1-rt forces it to a thread: the
+ * hardirq only wakes irq/9-sim0 (SCHED_FIFO), which runs the handler
+ * (netif_rx() to the local backlog) between local_bh_disable() and
+ * local_bh_enable() (irq_forced_thread_fn()), while CPU 1's driver NAPI
+ * thread (normal) polls inside its own BH-disabled section.  On RT the
+ * irq thread preempts it there (an RT wakeup is not lazy), blocks on
+ * softirq_ctrl.lock that the NAPI thread owns, boosts it, and runs once
+ * the NAPI thread's local_bh_enable() releases it; NET_RX then runs at
+ * the irq thread's own local_bh_enable().  Elsewhere the BH section holds
+ * preemption off and the thread runs after it.
+ */
+static struct task_struct *irq_thread;
+static bool irq_thread_pending;
+
+static int irq_thread_fn(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!READ_ONCE(irq_thread_pending)) {
+			schedule();
+			continue;
+		}
+		__set_current_state(TASK_RUNNING);
+		WRITE_ONCE(irq_thread_pending, false);
+		local_bh_disable();
+		irq_local_rx();
+		local_bh_enable();
+	}
+	return 0;
+}
+
+static void h_setup(void)
+{
+	int prev;
+
+	boot();
+	napitest_threaded_napi(&napi_a, &test_dev, drv_poll, 1);
+	irq_thread_pending = false;
+	irq_thread = sim_task_create(irq_thread_fn, NULL, 1, "irq/9-sim0");
+	irq_thread->rt = true;
+	sim_kthread_bind(irq_thread, 1);
+	prev = sim_switch_cpu(1);
+	wake_up_process(irq_thread);
+	sim_run_cpu(1, 16); /* it sleeps */
+	sim_hardirq_enter();
+	napi_schedule(&napi_a); /* the NAPI thread is woken to poll */
+	sim_hardirq_exit();
+	sim_switch_cpu(prev);
+}
+
+/* irq_default_primary_handler() + __irq_wake_thread(), in hardirq. */
+static void h_hardirq(void)
+{
+	WRITE_ONCE(irq_thread_pending, true);
+	wake_up_process(irq_thread);
+}
+
+static const char *h_check(void)
+{
+	const char *msg = check_quiescent();
+
+	if (msg)
+		return msg;
+	if (polls_a != 1) {
+		snprintf(check_msg, sizeof(check_msg),
+			 "threaded NAPI polled %u times, 1 expected", polls_a);
+		return check_msg;
+	}
+	if (READ_ONCE(irq_thread_pending))
+		return "the irq thread never ran its handler";
+	return NULL;
+}
+
+static const struct explore_scenario scn_h = {
+	.name = "h_irq_thread_vs_napi_thread_bh",
+	.setup = h_setup,
+	.nr_threads = 1,
+	.threads = {
+		{ 1, run_cpu1, "CPU1 napi thread, irq thread" },
+	},
+	.nr_irqs = 1,
+	.irqs = { { 1, h_hardirq, "CPU1 IRQ wakes irq/9-sim0" } },
+	.check = h_check,
+	.random_walks = 50,
+};
+
+static void explore_h_irq_thread_vs_napi_thread_bh(void **state)
+{
+	(void)state;
+	explore_expect_none(&scn_h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -792,6 +888,7 @@ int main(void)
 		cmocka_unit_test(explore_f_defer_kick_vs_backlog_on_poll_list),
 		cmocka_unit_test(
 			explore_g_unbound_napi_thread_migrates_between_polls),
+		cmocka_unit_test(explore_h_irq_thread_vs_napi_thread_bh),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

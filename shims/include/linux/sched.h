@@ -49,6 +49,7 @@ struct task_struct {
 	/* RT rtmutex: the lock it waits for, since when (FIFO among equals) */
 	const void *blocked_on;
 	unsigned long blocked_seq;
+	unsigned int saved_state; /* its state while in TASK_RTLOCK_WAIT */
 	/* priority inheritance: RT waiters boosting it; the owner it boosts */
 	unsigned int pi_boost;
 	struct task_struct *pi_boosting;

@@ -10,7 +10,9 @@
  *    owner if it is an RT task and the owner is not
  *    (task_blocks_on_rt_mutex(), rt_mutex_adjust_prio(): one level, the
  *    chain walk is not modelled) and sleeps in TASK_RTLOCK_WAIT
- *    (schedule_rtlock()); woken, it tries again.  Held by a task of
+ *    (schedule_rtlock()), its own state kept in saved_state (a wakeup
+ *    meanwhile makes that TASK_RUNNING) and restored with the lock;
+ *    woken, it tries again.  Held by a task of
  *    another CPU it spins (rtmutex_spin_on_owner(); under the explorer a
  *    wait, outside it a bug: one CPU runs at a time there).
  *  - rt_mutex_slowunlock(): the owner's boost by this lock's waiters is
@@ -33,6 +35,8 @@ static void rtlock_block(spinlock_t *lock, struct task_struct *owner,
 
 	p->blocked_on = lock;
 	p->blocked_seq = ++block_seq;
+	/* current_save_and_set_rtlock_wait_state() */
+	p->saved_state = READ_ONCE(p->__state);
 	if (sim_task_is_rt(p) && !sim_task_is_rt(owner)) {
 		owner->pi_boost++;
 		p->pi_boosting = owner;
@@ -59,6 +63,8 @@ void rtlock_lock(spinlock_t *lock, const char *file, int line)
 				"lock held by a task of this CPU that was preempted: "
 				"the test's own context cannot block on it");
 		rtlock_block(lock, owner, file, line);
+		/* current_restore_rtlock_saved_state() */
+		WRITE_ONCE(current->__state, current->saved_state);
 	}
 	lock->owner_task = current;
 	lock->owner = sim_cpu_id();

@@ -259,6 +259,19 @@ int wake_up_state(struct task_struct *p, unsigned int state)
 	explore_tso_mb();
 	if (!p || p->exited)
 		return 0;
+	/*
+	 * ttwu_state_match() on RT: a task blocked on an rtlock keeps the
+	 * state it had in saved_state; a wakeup for that state is recorded
+	 * there, and the task is TASK_RUNNING once it has the lock.
+	 */
+	if (IS_ENABLED(CONFIG_PREEMPT_RT) &&
+	    READ_ONCE(p->__state) == TASK_RTLOCK_WAIT &&
+	    state != TASK_RTLOCK_WAIT) {
+		if (!(p->saved_state & state))
+			return 0;
+		p->saved_state = TASK_RUNNING;
+		return 1;
+	}
 	if (!(READ_ONCE(p->__state) & state))
 		return 0;
 	sim_cpus[p->cpu].cnt.wakeups++;
@@ -547,6 +560,11 @@ static void switch_to_scheduler(void)
  * per task (softirq_disable_cnt), outside preempt_count: a BH-disabled
  * section is preemptible there.
  */
+/* __schedule()'s modes (kernel/sched/core.c). */
+#define SM_NONE 0
+#define SM_PREEMPT 1
+#define SM_RTLOCK_WAIT 2
+
 static bool sim_in_atomic(void)
 {
 	struct sim_cpu *c = sim_this();
@@ -673,13 +691,15 @@ static void schedule_debug(struct task_struct *prev, const char *file, int line)
 }
 
 /*
- * __schedule(): a task that is not TASK_RUNNING leaves the runqueue.  A
- * preemption (preempt_schedule(), SM_PREEMPT) or an rtlock wait
+ * __schedule(): a task that is not TASK_RUNNING leaves the runqueue,
+ * unless it is preempted (SM_PREEMPT: it set its state on the way to a
+ * sleep and stays runnable).  A preemption or an rtlock wait
  * (schedule_rtlock(), SM_RTLOCK_WAIT) is no voluntary switch for RCU.
  * Under PREEMPT_RCU the task's reader depth goes with it.
  */
-static void __schedule(bool preempt, const char *file, int line)
+static void __schedule(int mode, const char *file, int line)
 {
+	bool preempt = mode != SM_NONE;
 	struct task_struct *p = current;
 	bool preempt_rcu = sim_preempt >= SIM_PREEMPT_FULL;
 
@@ -689,7 +709,7 @@ static void __schedule(bool preempt, const char *file, int line)
 		sim_bug(file, line, "schedule() from the test's own context");
 	if (!preempt)
 		schedule_debug(p, file, line);
-	if (READ_ONCE(p->__state) != TASK_RUNNING)
+	if (mode != SM_PREEMPT && READ_ONCE(p->__state) != TASK_RUNNING)
 		dequeue(p);
 	if (preempt_rcu) {
 		p->rcu_read_lock_nesting = sim_this()->rcu_read_nesting;
@@ -702,13 +722,13 @@ static void __schedule(bool preempt, const char *file, int line)
 
 void sim_schedule(const char *file, int line)
 {
-	__schedule(false, file, line);
+	__schedule(SM_NONE, file, line);
 }
 
 /* schedule_rtlock() (kernel/sched/core.c): an rt_mutex wait. */
 void sim_schedule_rtlock(const char *file, int line)
 {
-	__schedule(true, file, line);
+	__schedule(SM_RTLOCK_WAIT, file, line);
 }
 
 /* Another task is waiting for this CPU. */
@@ -723,12 +743,27 @@ bool need_resched(void)
 	return false;
 }
 
+/* An RT (or boosted) task waits for this CPU, and current is not one. */
+static bool rt_waits(void)
+{
+	struct task_struct *p = current, *q;
+
+	if (sim_task_is_rt(p))
+		return false;
+	list_for_each_entry(q, &runqueue[sim_cpu_id()], run_list)
+		if (q != p && sim_task_is_rt(q))
+			return true;
+	return false;
+}
+
 /*
  * Whether a runnable task takes the CPU from current here.  Outside the
  * explorer it always does (need_resched() is taken to be set); under the
  * explorer it is a choice, "no" by default and counted against the
  * preemption bound when taken: in the kernel it depends on the woken
- * task's vruntime (check_preempt_wakeup()) or on the tick.
+ * task's vruntime (check_preempt_wakeup()) or on the tick.  An RT (or
+ * boosted) task over a normal one is no choice: check_preempt_curr()
+ * set TIF_NEED_RESCHED at its wakeup.
  */
 static bool preempt_here(void)
 {
@@ -736,7 +771,7 @@ static bool preempt_here(void)
 	char no[64], yes[64];
 	const char *what[2] = { no, yes };
 
-	if (!explore_in_program())
+	if (!explore_in_program() || rt_waits())
 		return true;
 	list_for_each_entry(q, &runqueue[sim_cpu_id()], run_list)
 		if (q != p)
@@ -784,16 +819,9 @@ int sim_cond_resched(void)
  */
 static bool resched_now(void)
 {
-	struct task_struct *p = current, *q;
-
-	if (!IS_ENABLED(CONFIG_PREEMPT_RT) || !p->preempt_lazy_count)
+	if (!IS_ENABLED(CONFIG_PREEMPT_RT) || !current->preempt_lazy_count)
 		return true;
-	if (sim_task_is_rt(p))
-		return false;
-	list_for_each_entry(q, &runqueue[sim_cpu_id()], run_list)
-		if (q != p && sim_task_is_rt(q))
-			return true;
-	return false;
+	return rt_waits();
 }
 
 /*
@@ -812,7 +840,7 @@ void sim_preempt_point(void)
 	if (sim_preempt < SIM_PREEMPT_FULL || !current->ctx || sim_in_atomic())
 		return;
 	if (need_resched() && resched_now() && preempt_here())
-		__schedule(true, __FILE__, __LINE__);
+		__schedule(SM_PREEMPT, __FILE__, __LINE__);
 }
 
 /*
