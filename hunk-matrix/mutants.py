@@ -330,6 +330,19 @@ def main():
     return 0
 
 
+def mutant_list(chosen, result, title, detail=False):
+    """The report's section listing the mutants with that result."""
+    ms = [m for m in chosen if m.result == result]
+    md = ["", f"## {title}", ""]
+    if not ms:
+        md.append("None.")
+    for m in ms:
+        md.append(f"- `{m.func}` {m.path}:{m.line} ({m.op}): "
+                  f"`{m.old.strip()}` -> `{m.new.strip()}`"
+                  + (f": {m.detail}" if detail else ""))
+    return md
+
+
 def write_report(chosen, by_func, seed, args, elapsed):
     os.makedirs(OUT, exist_ok=True)
     with open(os.path.join(OUT, "mutants.tsv"), "w") as f:
@@ -376,27 +389,11 @@ def write_report(chosen, by_func, seed, args, elapsed):
           "if each hang counted as a survivor).", "",
           "| function | candidates | run | killed | survived | stillborn | "
           "equivalent | score |", "|---|---|---|---|---|---|---|---|"] + rows
-    surv = [m for m in chosen if m.result == "survived"]
-    md += ["", "## Surviving mutants", ""]
-    if not surv:
-        md.append("None.")
-    for m in surv:
-        md += [f"- `{m.func}` {m.path}:{m.line} ({m.op}): "
-               f"`{m.old.strip()}` -> `{m.new.strip()}`"]
-    hangs = [m for m in chosen if m.result == "hang"]
-    md += ["", "## Hangs (the wall-clock guard fired; not scored)", ""]
-    if not hangs:
-        md.append("None.")
-    for m in hangs:
-        md += [f"- `{m.func}` {m.path}:{m.line} ({m.op}): "
-               f"`{m.old.strip()}` -> `{m.new.strip()}`"]
-    eq = [m for m in chosen if m.result == "equivalent"]
-    md += ["", "## Equivalent mutants", ""]
-    if not eq:
-        md.append("None.")
-    for m in eq:
-        md += [f"- `{m.func}` {m.path}:{m.line} ({m.op}): "
-               f"`{m.old.strip()}` -> `{m.new.strip()}`: {m.detail}"]
+    md += mutant_list(chosen, "survived", "Surviving mutants")
+    md += mutant_list(chosen, "hang",
+                      "Hangs (the wall-clock guard fired; not scored)")
+    md += mutant_list(chosen, "equivalent", "Equivalent mutants",
+                      detail=True)
     md += ["", "## Killed mutants", "",
            "| function | line | op | mutated line | first killing tests |",
            "|---|---|---|---|---|"]
