@@ -67,14 +67,13 @@ int sim_init_step(const char *name);
 #define netdev_kobject_init() sim_init_step("netdev_kobject_init")
 
 /*
- * net/core/gro.c and include/net/gro.h: GRO is not simulated (no packet
- * ever sits in a GRO list), so these have nothing to flush.
+ * net/core/gro.c: napi_gro_flush() (shims/sim/net/core/gro.c).  GRO lists
+ * are not simulated; a test marks the buckets that hold packets in
+ * napi->gro_bitmask, and sim_gro_flushes() counts the calls by flush_old.
+ * include/net/gro.h's gro_normal_list(): nothing is batched.
  */
-static inline void napi_gro_flush(struct napi_struct *napi, bool flush_old)
-{
-	(void)napi;
-	(void)flush_old;
-}
+void napi_gro_flush(struct napi_struct *napi, bool flush_old);
+unsigned long sim_gro_flushes(bool flush_old);
 
 #define gro_normal_list(napi) \
 	do {                  \
