@@ -178,6 +178,65 @@ static void v41_cpu_dead_requeues_backlog_packets(void **state)
 }
 
 /*
+ * V51: dev_cpu_dead() appends the dead CPU's TX work to this CPU's, in
+ * order, and raises NET_TX here: its completion_queue (skbs freed from
+ * hardirq by dev_kfree_skb_irq(), waiting for net_tx_action()) after
+ * this CPU's, and its output_queue (qdiscs waiting to run) after this
+ * CPU's last qdisc, leaving the dead CPU's queues empty.  The qdiscs are
+ * tokens: dev_cpu_dead() only links them through their next_sched.
+ */
+static void v51_cpu_dead_moves_tx_queues(void **state)
+{
+	struct softnet_data *sd0 = &per_cpu(softnet_data, 0);
+	struct softnet_data *sd1 = &per_cpu(softnet_data, 1);
+	static struct Qdisc *qa_next_sched, *qb_next_sched;
+	static char qa, qb; /* the qdiscs' addresses */
+	struct sk_buff *s0 = sim_skb_alloc(&dev_a), *s1 = sim_skb_alloc(&dev_a);
+	struct sk_buff *s2 = sim_skb_alloc(&dev_a), *skb;
+
+	(void)state;
+	require_definition(dev_cpu_dead);
+	/* dev_kfree_skb_irq(): pushed on the front, newest first. */
+	s0->next = NULL;
+	sd0->completion_queue = s0;
+	s1->next = NULL;
+	s2->next = s1;
+	sd1->completion_queue = s2;
+	/* __netif_reschedule(): appended at the tail. */
+	qa_next_sched = NULL;
+	sd0->output_queue = (struct Qdisc *)&qa;
+	sd0->output_queue_tailp = &qa_next_sched;
+	qb_next_sched = NULL;
+	sd1->output_queue = (struct Qdisc *)&qb;
+	sd1->output_queue_tailp = &qb_next_sched;
+	sim_cpus[0].softirq_pending &= ~BIT(NET_TX_SOFTIRQ);
+
+	sim_cpu_down(1, 0);
+	assert_ptr_equal(sd0->completion_queue, s0);
+	assert_ptr_equal(s0->next, s2);
+	assert_ptr_equal(s2->next, s1);
+	assert_null(s1->next);
+	assert_null(sd1->completion_queue);
+	assert_ptr_equal(sd0->output_queue, &qa);
+	assert_ptr_equal(qa_next_sched, &qb);
+	assert_ptr_equal(sd0->output_queue_tailp, &qb_next_sched);
+	assert_null(sd1->output_queue);
+	assert_ptr_equal(sd1->output_queue_tailp, &sd1->output_queue);
+	assert_true(sim_cpus[0].softirq_pending & BIT(NET_TX_SOFTIRQ));
+
+	/* net_tx_action() is not simulated: free them as it would. */
+	sd0->output_queue = NULL;
+	sd0->output_queue_tailp = &sd0->output_queue;
+	while ((skb = sd0->completion_queue)) {
+		sd0->completion_queue = skb->next;
+		skb->next = NULL;
+		__kfree_skb(skb);
+	}
+	assert_int_equal(sim_skbs_outstanding(), 0);
+	assert_no_warn();
+}
+
+/*
  * V37: unregistering dev_a (NETREG_UNREGISTERING) runs flush_backlog() on
  * every CPU, here CPU 0's flush_works item on its kworker: dev_a's packets
  * are freed from input_pkt_queue (dev_kfree_skb_irq()) and process_queue
@@ -237,6 +296,7 @@ int main(void)
 			setup),
 		cmocka_unit_test_setup(v41_cpu_dead_requeues_backlog_packets,
 				       setup),
+		cmocka_unit_test_setup(v51_cpu_dead_moves_tx_queues, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

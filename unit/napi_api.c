@@ -100,7 +100,8 @@ static void v39_defer_hard_irqs_arms_flush_timer(void **state)
 
 /*
  * V39, the default (no deferral, no timeout): napi_complete_done() returns
- * true, clears SCHED and arms no timer, whether the poll did work or not.
+ * true, clears SCHED and arms no timer, whether the poll did work or not;
+ * so does napi_defer_hard_irqs without gro_flush_timeout.
  */
 static void v39_no_timeout_arms_no_timer(void **state)
 {
@@ -110,6 +111,15 @@ static void v39_no_timeout_arms_no_timer(void **state)
 	assert_napi_state_clear(&napi, NAPI_STATE_SCHED);
 	schedule_prep();
 	assert_true(napi_complete_done(&napi, 0));
+	assert_false(napi.timer.armed);
+	assert_int_equal(napi.timer.starts, 0);
+
+	/* napi_defer_hard_irqs alone, without a timeout, defers nothing. */
+	test_dev.napi_defer_hard_irqs = 2;
+	schedule_prep();
+	assert_true(napi_complete_done(&napi, 1));
+	assert_napi_state_clear(&napi, NAPI_STATE_SCHED);
+	assert_int_equal(napi.defer_hard_irqs_count, 1);
 	assert_false(napi.timer.armed);
 	assert_int_equal(napi.timer.starts, 0);
 	assert_no_warn();
@@ -140,6 +150,38 @@ static void v47_complete_done_while_busy_polled_changes_nothing(void **state)
 	assert_int_equal(napi.defer_hard_irqs_count, 0);
 	assert_false(napi.timer.armed);
 	assert_int_equal(napi.timer.starts, 0);
+	assert_no_warn();
+}
+
+/*
+ * V50: napi_complete_done() of a poll that did work, with packets held by
+ * GRO (gro_bitmask), flushes them all; with gro_flush_timeout set it
+ * flushes only the old ones and arms the NAPI's timer, which flushes the
+ * rest (the young packets stay held).
+ */
+static void v50_complete_flushes_gro_unless_flush_timeout(void **state)
+{
+	unsigned long all = sim_gro_flushes(false), old = sim_gro_flushes(true);
+
+	(void)state;
+	napi.gro_bitmask = 1;
+	schedule_prep();
+	assert_true(napi_complete_done(&napi, 1));
+	assert_int_equal(sim_gro_flushes(false) - all, 1);
+	assert_int_equal(sim_gro_flushes(true) - old, 0);
+	assert_int_equal(napi.gro_bitmask, 0);
+	assert_false(napi.timer.armed);
+
+	test_dev.gro_flush_timeout = FLUSH_TIMEOUT_NS;
+	napi.gro_bitmask = 1;
+	schedule_prep();
+	assert_true(napi_complete_done(&napi, 1));
+	assert_int_equal(sim_gro_flushes(false) - all, 1);
+	assert_int_equal(sim_gro_flushes(true) - old, 1);
+	assert_int_equal(napi.gro_bitmask, 1);
+	assert_napi_state_clear(&napi, NAPI_STATE_SCHED);
+	assert_true(napi.timer.armed);
+	assert_int_equal(napi.timer.expires, FLUSH_TIMEOUT_NS);
 	assert_no_warn();
 }
 
@@ -184,6 +226,8 @@ int main(void)
 		cmocka_unit_test_setup(
 			v47_complete_done_while_busy_polled_changes_nothing,
 			setup),
+		cmocka_unit_test_setup(
+			v50_complete_flushes_gro_unless_flush_timeout, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

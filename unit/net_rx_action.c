@@ -646,6 +646,7 @@ static void v48_poll_over_budget_reported_once(void **state)
  * __napi_poll() warns once ("sim0: Budget exhausted after napi
  * rescheduled") and leaves it there instead of adding it to the repoll
  * list a second time; it is polled once more and the lists stay sound.
+ * The next time is handled the same way without a second report.
  */
 static void v49_rescheduled_full_poll_warned_not_repolled(void **state)
 {
@@ -664,6 +665,44 @@ static void v49_rescheduled_full_poll_warned_not_repolled(void **state)
 	assert_int_equal(napi_c.state, 0);
 	assert_true(list_empty(&sd->poll_list));
 	assert_false(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
+
+	/* The same again: handled the same way, not reported again. */
+	c_polls = 0;
+	schedule_from_hardirq(&napi_c);
+	run_net_rx_action_once();
+	assert_int_equal(c_polls, 2);
+	assert_int_equal(sim_total().pr_warn_once, 1);
+	assert_int_equal(napi_c.state, 0);
+	assert_true(list_empty(&sd->poll_list));
+	assert_no_warn();
+}
+
+/*
+ * V50: a poll that used its whole budget, with packets held by GRO, has
+ * only the old ones flushed (HZ >= 1000: napi_gro_flush(n, true)) before
+ * it is repolled; the young ones wait, and the poll that completes
+ * flushes them all.
+ */
+static void v50_full_poll_flushes_only_old_gro_packets(void **state)
+{
+	unsigned long all = sim_gro_flushes(false), old = sim_gro_flushes(true);
+
+	(void)state;
+	c_work[0] = napi_c.weight;
+	c_work[1] = 0;
+	schedule_from_hardirq(&napi_c);
+	napi_c.gro_bitmask = 1;
+	run_net_rx_action_once();
+	assert_int_equal(c_polls, 1);
+	assert_int_equal(sim_gro_flushes(true) - old, 1);
+	assert_int_equal(sim_gro_flushes(false) - all, 0);
+	assert_int_equal(napi_c.gro_bitmask, 1);
+
+	run_net_rx_action_once();
+	assert_int_equal(c_polls, 2);
+	assert_int_equal(sim_gro_flushes(false) - all, 1);
+	assert_int_equal(napi_c.gro_bitmask, 0);
+	assert_napi_state_clear(&napi_c, NAPI_STATE_SCHED);
 	assert_no_warn();
 }
 
@@ -708,6 +747,8 @@ int main(void)
 				       setup),
 		cmocka_unit_test_setup(
 			v49_rescheduled_full_poll_warned_not_repolled, setup),
+		cmocka_unit_test_setup(
+			v50_full_poll_flushes_only_old_gro_packets, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
