@@ -22,6 +22,7 @@ import threading
 
 import napitest.extract as EXTRACTOR
 import napitest.manifest
+from napitest import compiler
 from napitest import testresults  # cmocka's output
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -280,12 +281,10 @@ class Worker:
         r = sh(["ninja", "-C", self.bdir, "-j1"] + targets, env=self.env)
         if r.returncode == 0:
             return True, ""
-        out = (r.stdout + r.stderr).splitlines()
-        # The compiler's or the linker's own line, not collect2's summary.
-        errs = [ln for ln in out if "undefined reference" in ln or
-                ("error" in ln.lower() and "collect2" not in ln)] or \
-            [ln for ln in out if "error" in ln.lower()]
-        return False, (errs[0] if errs else r.stdout[-300:]).strip()
+        # The compiler's or the linker's own line: not the command (its
+        # -Werror= flags), not collect2's summary.
+        err = compiler.first_error((r.stdout + r.stderr).splitlines())
+        return False, err or r.stdout[-300:].strip()
 
     def run(self, suite, cfg):
         """Set of failing test ids 'suite:cfg:test' (crash included);

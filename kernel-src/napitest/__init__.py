@@ -13,6 +13,8 @@
   cmocka_output  cmocka's output with arrival times (tools/results)
   run_record     a suite run's record (tools/run-suite, tools/results)
   ktap, junit    KTAP and JUnit XML writers (tools/results)
+  compiler   a failed build's first error (tools/build-report, the hunk
+             matrix)
   hunks      each hunk of the series located in a tree by content
              (tools/hunks, tools/verdict, the hunk matrix)
   invariants docs/invariants.md, hunk-matrix/guards.tsv and

@@ -330,3 +330,43 @@ class TestResultsAndPatches(Fixture):
         self.assertEqual(hs[0].body, [" a;", " ", "-b;", "+c;"])
         self.assertEqual(hs[0].subject, "net: a")
         self.assertEqual(hs[1].old_start, 10)
+
+
+class TestCompilerOutput(unittest.TestCase):
+    """napitest.compiler over a failed ninja build's recorded output."""
+
+    CMD = ("ccache /usr/bin/cc -DCONFIG_DEBUG_NET=1 -DCONFIG_PREEMPT_RT=1 "
+           "-DCONFIG_RPS=1 -DCONFIG_SMP=1 -Igen/extracted -O0 "
+           "-Werror=implicit-function-declaration -MD -MT "
+           "CMakeFiles/kernel-rt-rps.dir/gen/extracted/all.c.o -c "
+           "gen/extracted/all.c")
+
+    def test_the_compiler_error_not_the_command(self):
+        from napitest import compiler
+        out = ["[1/3] Building C object CMakeFiles/sim-rt-rps.dir/sim.c.o",
+               "FAILED: CMakeFiles/kernel-rt-rps.dir/gen/extracted/all.c.o ",
+               self.CMD,
+               "/T/net/core/dev.c: In function 'net_rx_action':",
+               "/T/net/core/dev.c:6652:9: error: 'struct softnet_data' has "
+               "no member named 'in_net_rx_action'",
+               "/T/net/core/dev.c:6700:2: error: later",
+               "ninja: build stopped: subcommand failed."]
+        self.assertEqual(compiler.first_error(out), out[4])
+
+    def test_the_linker_error_not_collect2(self):
+        from napitest import compiler
+        out = ["FAILED: backlog_rps-rps ", self.CMD,
+               "/usr/bin/ld: libkernel-rps.a(all.c.o): in function "
+               "`net_rx_action':",
+               "/T/net/core/dev.c:6652: undefined reference to "
+               "`kick_defer_list_purge'",
+               "collect2: error: ld returned 1 exit status"]
+        self.assertEqual(compiler.first_error(out), out[3])
+        self.assertEqual(compiler.first_error(out[:2] + out[4:]), None)
+
+    def test_a_tool_error(self):
+        from napitest import compiler
+        out = ["FAILED: gen/extracted/all.c", "cd /b && python3 -S extract.py"
+               " -Werror", "extract: error: the manifest names definitions "
+               "the tree lacks:"]
+        self.assertEqual(compiler.first_error(out), out[2])
