@@ -440,8 +440,11 @@ class Worker:
                 out[cfg] = fh.read()
         return out
 
-    def baseline(self, files, gen=None):
-        """Failing tests of the unmodified patched tree (excluded as kills)."""
+    def baseline(self, files, gen=None, share=(0, 1)):
+        """Failing tests of the unmodified patched tree (excluded as kills).
+        Every binary is built; share (i, n): this worker runs every n-th
+        binary from the i-th, the other workers the rest (the suites are
+        deterministic: one run of each binary is its result)."""
         ok, err = self.prepare(files, gen)
         if not ok:
             raise SystemExit(f"the patched tree does not extract: {err}")
@@ -450,12 +453,15 @@ class Worker:
         if not ok:
             raise SystemExit(f"the patched tree does not build: {err}")
         fail = set()
-        for c in CONFIGS:
-            for s in self.suites():
-                try:
-                    fail |= self.run(s, c)
-                except Hang as e:
-                    raise SystemExit(f"the patched tree: {e}") from None
+        # The explorer's binaries (the costly ones) last, so that they
+        # too are shared out evenly.
+        pairs = sorted(((c, s) for c in CONFIGS for s in self.suites()),
+                       key=lambda p: not KillOrder.cheap(p[1]))
+        for c, s in pairs[share[0]::share[1]]:
+            try:
+                fail |= self.run(s, c)
+            except Hang as e:
+                raise SystemExit(f"the patched tree: {e}") from None
         return fail
 
 
@@ -481,7 +487,9 @@ class KillOrder:
 
 def start_workers(n, base_files, first=0):
     """n configured workers (w<first>..), each built on the patched tree;
-    returns (workers, baseline failing tests)."""
+    returns (workers, baseline failing tests).  The baseline's binaries
+    are shared out among the workers: each is run once, not once per
+    worker."""
     workers = [Worker(first + i, base_files) for i in range(n)]
     fails = [None] * n
 
@@ -490,7 +498,7 @@ def start_workers(n, base_files, first=0):
     def go(i):
         try:
             workers[i].configure()
-            fails[i] = workers[i].baseline(base_files)
+            fails[i] = workers[i].baseline(base_files, share=(i, n))
         except SystemExit as e:  # not reported from a thread otherwise
             errors.append(str(e))
 
