@@ -39,6 +39,8 @@
 #include <net/net_namespace.h>
 #include <trace/events/napi.h>
 #include <trace/events/irq.h>
+#include <trace/events/net.h>
+#include <linux/timekeeping.h>
 #include <linux/skbuff.h>
 #include <linux/netdevice.h>
 #include <linux/filter.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Stands for include/linux/lockdep.h and debug_locks.h, as far as
- * kernel/softirq.c uses them.  The simulator's lock checker
+ * kernel/softirq.c and net/core/dev.c use them.  The simulator's lock checker
  * (shims/sim/kernel/locking/lockdep.c) works from the CPU's counts, so
  * lockdep's own softirq-state tracking (lockdep_softirqs_on/off()) and the
  * RT BH lock map (bh_lock_map, CONFIG_DEBUG_LOCK_ALLOC) are not kept; their
@@ -26,5 +26,7 @@
 	do {                \
 	} while (0)
 #define DEBUG_LOCKS_WARN_ON(c) WARN_ON(c)
+/* With debug_locks on (__netif_rx()'s context check). */
+#define lockdep_assert_once(cond) WARN_ON_ONCE(!(cond))
 
 #endif

@@ -56,6 +56,10 @@ static inline void dev_core_stats_rx_dropped_inc(struct net_device *dev)
 int sim_netif_receive_skb(struct sk_buff *skb, const char *file, int line);
 #define __netif_receive_skb(skb) sim_netif_receive_skb(skb, __FILE__, __LINE__)
 int netif_rx(struct sk_buff *skb);
+/* net/core/dev.c's RPS steering (shims/sim/net/core/dev.c): no map here. */
+struct rps_dev_flow;
+int get_rps_cpu(struct net_device *dev, struct sk_buff *skb,
+		struct rps_dev_flow **rflowp);
 
 /*
  * dev_proc_init() (net/core/net-procfs.c, declared here in the kernel) and

@@ -26,6 +26,7 @@ struct sk_buff {
 	unsigned int hash;
 	refcount_t users; /* set by netpoll's find_skb() */
 	u8 fclone; /* SKB_FCLONE_UNAVAILABLE: no clones here */
+	ktime_t tstamp; /* net_timestamp_check(): never set here */
 	/* Simulator bookkeeping. */
 	unsigned long seq;
 	int freed_on_cpu;

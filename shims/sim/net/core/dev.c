@@ -13,18 +13,18 @@ struct list_head ptype_base[PTYPE_HASH_SIZE];
 struct pernet_operations netdev_net_ops, loopback_net_ops, default_device_ops;
 
 /*
- * netif_rx() -> netif_rx_internal() without RPS steering: used by
- * dev_cpu_dead() to requeue a dead CPU's packets on this CPU.
+ * get_rps_cpu(): RPS steering by the device's rps_map and the flow
+ * tables.  The simulated devices have neither (and nothing enables
+ * rps_needed), so there is no target: -1, and netif_rx_internal() keeps
+ * the packet on this CPU.  The suites steer with enqueue_to_backlog().
  */
-int netif_rx(struct sk_buff *skb)
+int get_rps_cpu(struct net_device *dev, struct sk_buff *skb,
+		struct rps_dev_flow **rflowp)
 {
-	unsigned int qtail;
-	int ret;
-
-	local_bh_disable();
-	ret = enqueue_to_backlog(skb, smp_processor_id(), &qtail);
-	local_bh_enable();
-	return ret;
+	(void)dev;
+	(void)skb;
+	(void)rflowp;
+	return -1;
 }
 
 /*
