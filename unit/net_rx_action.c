@@ -706,6 +706,36 @@ static void v50_full_poll_flushes_only_old_gro_packets(void **state)
 	assert_no_warn();
 }
 
+/*
+ * V52: netif_rx() from task context with BH enabled disables BH around
+ * netif_rx_internal() (need_bh_off), so NET_RX runs at its own
+ * local_bh_enable(): the packet is delivered on this CPU before netif_rx()
+ * returns, nothing wakes ksoftirqd and no WARN fires; with BH already
+ * disabled by the caller it waits for the caller's local_bh_enable().
+ * rps_needed is off: no steering (get_rps_cpu() is not consulted).
+ */
+static void v52_netif_rx_task_context_delivers_at_bh_enable(void **state)
+{
+	unsigned long wakeups = sim_count(0, wakeups);
+	struct sk_buff *skb = sim_skb_alloc(&test_dev);
+
+	(void)state;
+	require_definition(netif_rx);
+	assert_int_equal(netif_rx(skb), NET_RX_SUCCESS);
+	assert_int_equal(skb->delivered_on_cpu, 0);
+	assert_cpu_count_delta(0, wakeups, wakeups, 0);
+
+	skb = sim_skb_alloc(&test_dev);
+	local_bh_disable();
+	assert_int_equal(netif_rx(skb), NET_RX_SUCCESS);
+	assert_int_equal(skb->delivered_on_cpu, -1);
+	local_bh_enable();
+	assert_int_equal(skb->delivered_on_cpu, 0);
+	assert_cpu_count_delta(0, wakeups, wakeups, 0);
+	assert_int_equal(sim_skbs_outstanding(), 0);
+	assert_no_warn();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -749,6 +779,8 @@ int main(void)
 			v49_rescheduled_full_poll_warned_not_repolled, setup),
 		cmocka_unit_test_setup(
 			v50_full_poll_flushes_only_old_gro_packets, setup),
+		cmocka_unit_test_setup(
+			v52_netif_rx_task_context_delivers_at_bh_enable, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
