@@ -284,7 +284,9 @@ class Worker:
         # The compiler's or the linker's own line: not the command (its
         # -Werror= flags), not collect2's summary.
         err = compiler.first_error((r.stdout + r.stderr).splitlines())
-        return False, err or r.stdout[-300:].strip()
+        # The tree's file:line, not the worker's scratch path.
+        return False, (err or r.stdout[-300:].strip()).replace(
+            os.path.join(self.tree, ""), "")
 
     def run(self, suite, cfg):
         """Set of failing test ids 'suite:cfg:test' (crash included);
