@@ -79,7 +79,7 @@ VERDICT_ARGS := $(if $(LABEL),-L '$(LABEL)',$(if $(KSRC),-LE '$(EXPENSIVE)|self'
 .PHONY: check check-all build configure tree clean help coverage results kunit \
 	kunit-smp kunit-headline
 .PHONY: explore series-check identity-check determinism-check
-.PHONY: hunk-matrix mutants verdicts lint FORCE
+.PHONY: hunk-matrix mutants verdicts verdicts-upstream lint FORCE
 
 # CTest's summary, then the per-invariant summary (tools/verdict) read from
 # CTest's JUnit file; the exit status is CTest's.  With KSRC, the
@@ -209,6 +209,9 @@ mutants: ## mutation score of the manifest's functions
 
 verdicts: ## verdicts on the cover letter's claims
 	@$(PYTHON) hunk-matrix/verdicts.py
+
+verdicts-upstream: ## only make verdicts' row of the backport against upstream
+	@$(PYTHON) hunk-matrix/verdicts.py --upstream
 
 # The explorer's scenarios and a slice of the hunk matrix, run quietly and
 # under CPU load the check makes itself: the results must be identical.
