@@ -175,6 +175,24 @@ static void run_net_rx_action_once(void)
 	c->serving_softirq--;
 }
 
+/*
+ * Run net_rx_action() again while it leaves NET_RX pending, at most
+ * MAX_SOFTIRQ_RESTART (10) times, as handle_softirqs()' restart loop does:
+ * for what must happen whether the NAPI is polled again in the same
+ * invocation (patch 0004's restart, V7's business) or in the next one.
+ */
+static int run_net_rx_action_until_idle(void)
+{
+	int rounds = 0;
+
+	do {
+		run_net_rx_action_once();
+		rounds++;
+	} while ((local_softirq_pending() & BIT(NET_RX_SOFTIRQ)) &&
+		 rounds < 10);
+	return rounds;
+}
+
 /* Schedule n from a device interrupt, leaving the softirq pending. */
 static void schedule_from_hardirq(struct napi_struct *n)
 {
@@ -478,7 +496,8 @@ static void v42_disable_pending_full_poll_completed_not_repolled(void **state)
  * prefer-busy-poll socket), a poll that used its whole budget is completed
  * rather than repolled -- PREFER_BUSY_POLL cleared with SCHED -- and, as
  * no gro_flush_timeout will bring it back, scheduled again at once: it is
- * polled again in the same net_rx_action(), as an ordinary NAPI.
+ * polled again as an ordinary NAPI (in the same net_rx_action() with patch
+ * 0004's restart, in the next one without it: not this test's concern).
  */
 static void v43_prefer_busy_poll_full_poll_rescheduled(void **state)
 {
@@ -488,7 +507,7 @@ static void v43_prefer_busy_poll_full_poll_rescheduled(void **state)
 	c_work[0] = napi_c.weight;
 	set_bit(NAPI_STATE_PREFER_BUSY_POLL, &napi_c.state);
 	schedule_from_hardirq(&napi_c);
-	run_net_rx_action_once();
+	run_net_rx_action_until_idle();
 
 	assert_int_equal(c_polls, 2);
 	assert_int_equal(c_state_at[0],
