@@ -4,22 +4,15 @@ depend on every file that can change the build, including the Kconfig
 files kconfig read and the make files kbuild reads, not only the objects'
 sources and headers (.o.cmd)."""
 
-import importlib.machinery
-import importlib.util
 import json
 import os
 
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))
+from .scripts import load_script
 
 
 def load():
-    path = os.path.join(TOP, "kernel-src", "kbuild-check")
-    loader = importlib.machinery.SourceFileLoader("kbuild_check", path)
-    spec = importlib.util.spec_from_loader("kbuild_check", loader)
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
-    return mod
+    return load_script(os.path.join("kernel-src", "kbuild-check"),
+                       "kbuild_check")
 
 
 def touch(root, rel, text="x\n"):

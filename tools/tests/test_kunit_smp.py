@@ -8,14 +8,14 @@ Run: pytest-3 tools/tests (CTest: tools-pytest).
 """
 
 import glob
-import importlib.machinery
-import importlib.util
 import os
 import re
 import shutil
 import subprocess
 import tempfile
 import unittest
+
+from .scripts import load_script
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
@@ -36,21 +36,11 @@ sys.exit(1)
 
 
 def load(name):
-    path = os.path.join(TOP, "kunit", name)
-    loader = importlib.machinery.SourceFileLoader("kunit_" + name, path)
-    spec = importlib.util.spec_from_loader("kunit_" + name, loader)
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
-    return mod
+    return load_script(os.path.join("kunit", name), "kunit_" + name)
 
 
 def load_splats():
-    path = os.path.join(TOP, "kunit", "splats")
-    loader = importlib.machinery.SourceFileLoader("kunit_splats", path)
-    spec = importlib.util.spec_from_loader("kunit_splats", loader)
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
-    return mod
+    return load("splats")
 
 
 class SplatsTest(unittest.TestCase):

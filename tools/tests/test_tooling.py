@@ -13,6 +13,8 @@ import tempfile
 import unittest
 from contextlib import redirect_stdout
 
+from .scripts import load_script
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOLS = os.path.dirname(HERE)
 DATA = os.path.join(HERE, "data")
@@ -191,13 +193,7 @@ class Results(unittest.TestCase):
 
 class Summary(unittest.TestCase):
     def run_verdict(self, opts=()):
-        import importlib.machinery
-        import importlib.util
-        loader = importlib.machinery.SourceFileLoader(
-            "verdict", os.path.join(TOOLS, "verdict"))
-        spec = importlib.util.spec_from_loader("verdict", loader)
-        v = importlib.util.module_from_spec(spec)
-        loader.exec_module(v)
+        v = load_script(os.path.join("tools", "verdict"), "verdict")
         with tempfile.TemporaryDirectory() as build:
             with open(os.path.join(build, "CMakeCache.txt"), "w") as f:
                 f.write("KSRC:PATH=/nonexistent/tree\n")
