@@ -76,7 +76,7 @@ PYTHON := $(PYTHON_EXE) -S
 EXPENSIVE := expensive
 VERDICT_ARGS := $(if $(LABEL),-L '$(LABEL)',$(if $(KSRC),-LE '$(EXPENSIVE)|self',-LE '$(EXPENSIVE)'))
 
-.PHONY: check check-all build configure tree clean help coverage results kunit \
+.PHONY: check check-all check-run check-all-run build configure tree clean help coverage results kunit \
 	kunit-smp kunit-headline
 .PHONY: explore series-check identity-check determinism-check
 .PHONY: hunk-matrix mutants verdicts verdicts-upstream lint FORCE
@@ -98,21 +98,86 @@ SELF_TESTS = echo "Framework self-tests (not part of the verdict on $(KSRC_ABS))
 	ctest -Q -j$(JOBS) -L self -LE '$(EXPENSIVE)' $(CTEST_ARGS) || \
 	{ ctest --output-on-failure -L self -LE '$(EXPENSIVE)' $(CTEST_ARGS); rc=1; }
 
-check: build ## every suite in every configuration, explorer at bound 2, summary
-	@$(call RUN_CTEST,$(VERDICT_ARGS)); \
+check: configure ## every suite in every configuration, explorer at bound 2, summary
+	@$(call CHECK_CACHED,check)
+
+check-all: configure ## also the expensive checks (CTest label expensive)
+	@$(call CHECK_CACHED,check-all)
+
+# What make check and make check-all run once built: the banner, CTest, the
+# verdict (through CHECK_CACHED).
+check-run:
+	@cat '$(BANNER)'; $(call RUN_CTEST,$(VERDICT_ARGS)); \
 	$(if $(KSRC),$(if $(LABEL),,$(SELF_TESTS);)) exit $$rc
 
-check-all: build ## also the expensive checks (CTest label expensive)
-	@$(call RUN_CTEST,); exit $$rc
+check-all-run:
+	@cat '$(BANNER)'; $(call RUN_CTEST,); exit $$rc
 
 # The banner (kernel-src/tree-info): what is tested, on every run; it also
 # refuses a tree outside the supported versions.  Then every configuration
 # that builds is built; one that does not is reported by its CTest case
 # build:<cfg> (tools/build-report), and the others run.
-build: configure ## build every configuration (a failing one is reported by CTest)
-	@$(PYTHON) kernel-src/tree-info $(if $(KSRC),,--variant '$(TREE)') \
+BANNER := $(BUILD_DIR)/banner.txt
+TREE_INFO = $(PYTHON) kernel-src/tree-info $(if $(KSRC),,--variant '$(TREE)') \
 		"$$(cut -d' ' -f1 $(CONF_STAMP))"
+build: configure ## build every configuration (a failing one is reported by CTest)
+	@$(TREE_INFO)
 	@$(PYTHON) tools/build-report build $(BUILD_DIR) $(JOBS)
+
+# A warm make check with nothing changed starts neither CTest nor a test:
+# tools/run-suite.c --check keeps the whole output of the last make check
+# that passed (banner, CTest, verdict) with a key over everything its tests
+# and its build depend on, and prints it again, saying so and from when,
+# while that key is unchanged:
+#   - the repository (every file, the build directories left out), the
+#     build directory's executables (run-suite and every test binary),
+#     build.ninja, CMakeCache.txt, CTestTestfile.cmake (each test's
+#     command), the configure stamp and build-failed/;
+#   - every file the build read outside them, as the last build recorded
+#     it (ninja's dependency log: system headers and libraries), the tree
+#     files the extraction read (its depfiles), the files the series'
+#     patches touch and the tree's Makefile (CHECK_INPUTS, written before
+#     the run), and kbuild-check's dependency lists;
+#   - the Python interpreter, the environment, /etc/ld.so.cache and the
+#     package database (tools/run-suite.c), and the make options below.
+# A tree with a .git is never reused this way (its dirty state, which the
+# banner reports, is not in the key).  Otherwise: the banner, the build
+# (tools/build-report), then CTest and the verdict through run-suite
+# --check, which keeps their output if they passed; every test's own result
+# cache (tools/run-suite.c) still applies.  A failure is never kept.
+RUN_SUITE_BIN := $(abspath $(BUILD_DIR))/napitest-run-suite
+CHECK_INPUTS := $(abspath $(BUILD_DIR))/results/check-inputs.txt
+CHECK_TREE = $(firstword $(CONF_TREES))
+SHQ = '$(subst ','\'',$(1))'
+CHECK_KEY = $(1)|$(CONF_KEY)|$(VERDICT_ARGS)|$(CTEST_ARGS)|$(SERIES_PREFIX)|$(EXPENSIVE)|$(PYTHON)
+CHECK_KEY_ARGS = '$(abspath $(BUILD_DIR))' make-$(1) --check \
+	--key $(call SHQ,$(CHECK_KEY)) \
+	--input '$(CURDIR)' --exclude '$(abspath $(BUILD))' \
+	--input-exec '$(abspath $(BUILD_DIR))' \
+	$(foreach f,build.ninja CMakeCache.txt CTestTestfile.cmake build-failed \
+		$(notdir $(CONF_STAMP)),--input '$(abspath $(BUILD_DIR))/$(f)') \
+	--input '$(PYTHON_EXE)' --input-list '$(CHECK_INPUTS)' \
+	$(foreach f,$(wildcard $(BUILD_DIR)/results/kbuild-deps-*.txt),--input-list '$(abspath $(f))') \
+	$(if $(CHECK_TREE),--never-if '$(CHECK_TREE)/.git',--never-if /)
+# CHECK_INPUTS: ninja's dependency log, the extraction's depfiles, the
+# series' files in the tree, the tree's Makefile; one path a line.
+WRITE_CHECK_INPUTS = tree=$$(cut -d' ' -f1 $(CONF_STAMP)); \
+	{ ninja -C $(BUILD_DIR) -t deps | sed -n 's/^    //p'; \
+	  cat $(BUILD_DIR)/gen*/extracted/extract.d 2>/dev/null | \
+		sed 's/^[^:]*://; s/\\$$//' | tr ' \t' '\n\n'; \
+	  cat $(wildcard kernel-src/patches/*.patch kernel-src/patches/*/*.patch) | \
+		sed -n "s,^+++ b/,$$tree/,p"; echo "$$tree/Makefile"; \
+	} | sort -u >'$(CHECK_INPUTS).tmp' && mv '$(CHECK_INPUTS).tmp' '$(CHECK_INPUTS)'
+CHECK_CACHED = if [ -x '$(RUN_SUITE_BIN)' ] && \
+		'$(RUN_SUITE_BIN)' $(call CHECK_KEY_ARGS,$(1)) --replay-only -- \
+		$(MAKE) --no-print-directory $(1)-run 2>/dev/null; then exit 0; fi; \
+	$(TREE_INFO) >'$(BANNER)' 2>&1 || { cat '$(BANNER)'; exit 1; }; \
+	$(PYTHON) tools/build-report build $(BUILD_DIR) $(JOBS) || exit $$?; \
+	mkdir -p '$(BUILD_DIR)/results' && $(WRITE_CHECK_INPUTS) || exit $$?; \
+	if [ -x '$(RUN_SUITE_BIN)' ]; then \
+		'$(RUN_SUITE_BIN)' $(call CHECK_KEY_ARGS,$(1)) -- \
+			$(MAKE) --no-print-directory $(1)-run; \
+	else $(MAKE) --no-print-directory $(1)-run; fi
 
 # Resolve (and, for a variant, prepare) the tree, then configure only if the
 # build directory does not exist yet or was configured differently.  A stamp

@@ -50,9 +50,21 @@
  * and the recorded output, and exits 0; any change of the key runs the
  * binary again.  NAPITEST_NO_CACHE=1 always runs it.  A failure is never
  * reused, nor a run stopped by the CPU-time guard.
+ *
+ * --check: NAME is a whole make check (the Makefile's CHECK_CACHED), the
+ * command the sub-make that runs CTest and the verdict: no record, no
+ * CPU-time guard, kept as BUILD/results/runs/NAME-<hash of the --key
+ * values>.cache.  Its key adds, to the above, each --key STRING (the
+ * make options), every executable directly in each --input-exec DIR (the
+ * build's binaries), and each --never-if PATH that exists makes the run
+ * one that is never reused (a git tree's state, which the key cannot
+ * follow).  --replay-only prints a kept output whose key matches, saying
+ * "make check: reused (cached)" and from when, and exits 0; otherwise it
+ * exits 3 and runs nothing.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <stddef.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -478,14 +490,17 @@ static void pass_through(const char *p, size_t n)
 /* ---- the result cache (see the top of this file) ---- */
 
 #define CACHE_MAGIC "napitest-run-suite cache 1\n"
-#define MAX_PATHS 16
+#define MAX_PATHS 32
 
 struct cache {
 	const char *inputs[MAX_PATHS], *excludes[MAX_PATHS];
-	const char *lists[MAX_PATHS];
-	int nr_inputs, nr_excludes, nr_lists;
+	const char *lists[MAX_PATHS], *execs[MAX_PATHS];
+	const char *keys[MAX_PATHS], *nevers[MAX_PATHS];
+	int nr_inputs, nr_excludes, nr_lists, nr_execs, nr_keys, nr_nevers;
 	bool off; /* NAPITEST_NO_CACHE */
 	bool no_list; /* an input list is missing: neither reuse nor keep */
+	bool check; /* --check: NAME is a whole make check (see main()) */
+	bool replay_only; /* --replay-only: reuse, or exit 3 */
 	char key[65];
 	char path[PATH_LEN];
 };
@@ -620,6 +635,30 @@ static bool key_list(struct sha256 *s, const char *list)
 	return true;
 }
 
+/* Every executable regular file directly in dir (a build's binaries). */
+static void key_execs(struct sha256 *s, const char *dir)
+{
+	struct dirent **ents;
+	char sub[4096];
+	struct stat st;
+	int n, i;
+
+	n = scandir(dir, &ents, NULL, alphasort);
+	if (n < 0) {
+		key_str(s, "missing", dir);
+		return;
+	}
+	key_str(s, "execs", dir);
+	for (i = 0; i < n; i++) {
+		snprintf(sub, sizeof(sub), "%s/%s", dir, ents[i]->d_name);
+		if (!lstat(sub, &st) && S_ISREG(st.st_mode) &&
+		    (st.st_mode & 0111))
+			key_st(s, "exec", sub, &st);
+		free(ents[i]);
+	}
+	free(ents);
+}
+
 /* A script's interpreter ("#!/usr/bin/python3", "#!/usr/bin/env sh"). */
 static void key_interpreter(struct sha256 *s, const char *script)
 {
@@ -704,6 +743,14 @@ static void cache_key(struct cache *c, char **argv)
 	for (k = 0; k < c->nr_lists; k++)
 		if (!key_list(&s, c->lists[k]))
 			c->no_list = true;
+	for (k = 0; k < c->nr_execs; k++)
+		key_execs(&s, c->execs[k]);
+	for (k = 0; k < c->nr_keys; k++)
+		key_str(&s, "key", c->keys[k]);
+	/* What the key cannot follow (a git work tree's state): never kept. */
+	for (k = 0; k < c->nr_nevers; k++)
+		if (!access(c->nevers[k], F_OK))
+			c->no_list = true;
 	sha256_hex(&s, c->key);
 }
 
@@ -724,8 +771,12 @@ static bool cache_replay(const struct cache *c)
 		return false;
 	}
 	when[strcspn(when, "\n")] = 0;
-	printf("run-suite: reused (cached): this passed when run at %s, with the same binary, inputs and environment; not run again (NAPITEST_NO_CACHE=1 runs it)\n",
-	       when);
+	if (c->check)
+		printf("make check: reused (cached): every test of this make check passed when run at %s, and nothing they depend on has changed since (binaries, build files, repository, tree files, system, environment); nothing was run again, the output of that run follows (NAPITEST_NO_CACHE=1 runs it all)\n",
+		       when);
+	else
+		printf("run-suite: reused (cached): this passed when run at %s, with the same binary, inputs and environment; not run again (NAPITEST_NO_CACHE=1 runs it)\n",
+		       when);
 	fflush(stdout);
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
 		put(&rest, buf, n);
@@ -765,7 +816,7 @@ static rlim_t cpu_guard(void)
 	return v > 0 ? (rlim_t)v : 120;
 }
 
-static pid_t start(char **argv, int *rfd)
+static pid_t start(char **argv, int *rfd, bool check)
 {
 	struct rlimit cpu = { cpu_guard(), cpu_guard() + 10 };
 	int fds[2];
@@ -777,12 +828,17 @@ static pid_t start(char **argv, int *rfd)
 	if (pid == 0) {
 		/* The binary dies with us (CTest's timeout kills this). */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		/* SIGXCPU after the guard's CPU seconds, SIGKILL 10 s later. */
-		setrlimit(RLIMIT_CPU, &cpu);
 		dup2(fds[1], 1);
 		dup2(fds[1], 2);
-		setenv("CMOCKA_MESSAGE_OUTPUT", "STDOUT", 1);
-		execv(argv[0], argv);
+		if (check) {
+			/* make, as $(MAKE) names it: looked up on PATH. */
+			execvp(argv[0], argv);
+		} else {
+			/* SIGXCPU after the guard's CPU s, SIGKILL 10 s later. */
+			setrlimit(RLIMIT_CPU, &cpu);
+			setenv("CMOCKA_MESSAGE_OUTPUT", "STDOUT", 1);
+			execv(argv[0], argv);
+		}
 		fprintf(stderr, "run-suite: cannot run %s: %s\n", argv[0],
 			strerror(errno));
 		_exit(127);
@@ -792,28 +848,82 @@ static pid_t start(char **argv, int *rfd)
 	return pid;
 }
 
-/* BUILD NAME [--input PATH | --exclude PATH | --input-list FILE]... --. */
+/* One value option of parse_args(): into its list, false if unknown. */
+static bool add_opt(struct cache *c, const char *opt, const char *v)
+{
+	static const struct {
+		const char *name;
+		size_t list, nr;
+	} opts[] = {
+#define OPT(n, l) { n, offsetof(struct cache, l), offsetof(struct cache, nr_##l) }
+		OPT("--input", inputs), OPT("--exclude", excludes),
+		OPT("--input-list", lists), OPT("--input-exec", execs),
+		OPT("--key", keys), OPT("--never-if", nevers),
+#undef OPT
+	};
+	size_t i;
+	const char **list;
+	int *nr;
+
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		if (strcmp(opt, opts[i].name))
+			continue;
+		list = (const char **)((char *)c + opts[i].list);
+		nr = (int *)((char *)c + opts[i].nr);
+		if (*nr >= MAX_PATHS)
+			return false;
+		list[(*nr)++] = v;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * --check: NAME is a whole make check, kept under NAME-<hash of the
+ * --key values> (one per set of make options); not a suite: no record,
+ * no CPU-time guard.
+ */
+static void check_path(struct cache *c, const char *build, const char *name)
+{
+	char full[256], hex[65];
+	struct sha256 s;
+	int k;
+
+	sha256_init(&s);
+	for (k = 0; k < c->nr_keys; k++)
+		key_str(&s, "key", c->keys[k]);
+	sha256_hex(&s, hex);
+	snprintf(full, sizeof(full), "%.200s-%.12s", name, hex);
+	record_path(build, full, "cache", c->path);
+}
+
+/*
+ * BUILD NAME [--check] [--replay-only] [--input PATH | --exclude PATH |
+ * --input-list FILE | --input-exec DIR | --key STRING | --never-if PATH]...
+ * --.
+ */
 static int parse_args(int argc, char **argv, struct cache *c)
 {
 	const char *e = getenv("NAPITEST_NO_CACHE");
 	int i;
 
 	c->off = e && *e && strcmp(e, "0");
-	for (i = 3; i + 1 < argc && strcmp(argv[i], "--"); i += 2) {
-		if (!strcmp(argv[i], "--input") && c->nr_inputs < MAX_PATHS)
-			c->inputs[c->nr_inputs++] = argv[i + 1];
-		else if (!strcmp(argv[i], "--exclude") &&
-			 c->nr_excludes < MAX_PATHS)
-			c->excludes[c->nr_excludes++] = argv[i + 1];
-		else if (!strcmp(argv[i], "--input-list") &&
-			 c->nr_lists < MAX_PATHS)
-			c->lists[c->nr_lists++] = argv[i + 1];
-		else
+	for (i = 3; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "--check"))
+			c->check = true;
+		else if (!strcmp(argv[i], "--replay-only"))
+			c->replay_only = true;
+		else if (i + 1 >= argc || !add_opt(c, argv[i], argv[i + 1]))
 			return -1;
+		else
+			i++;
 	}
-	if (i + 1 >= argc || strcmp(argv[i], "--"))
+	if (i + 1 >= argc)
 		return -1;
-	record_path(argv[1], argv[2], "cache", c->path);
+	if (c->check)
+		check_path(c, argv[1], argv[2]);
+	else
+		record_path(argv[1], argv[2], "cache", c->path);
 	return i + 1;
 }
 
@@ -831,7 +941,7 @@ int main(int argc, char **argv)
 
 	first = argc >= 3 ? parse_args(argc, argv, &cache) : -1;
 	if (first < 0) {
-		fprintf(stderr, "usage: run-suite BUILD NAME [--input PATH] [--exclude PATH] [--input-list FILE] -- BINARY [ARGS]\n");
+		fprintf(stderr, "usage: run-suite BUILD NAME [--check] [--replay-only] [--input PATH] [--exclude PATH] [--input-list FILE] [--input-exec DIR] [--key STRING] [--never-if PATH] -- BINARY [ARGS]\n");
 		return 2;
 	}
 	cmd = argv + first;
@@ -839,13 +949,15 @@ int main(int argc, char **argv)
 	cache_key(&cache, cmd);
 	if (cache_replay(&cache))
 		return 0;
+	if (cache.replay_only)
+		return 3;
 	puts_(&rec, "{\"name\": ");
 	put_str(&rec, argv[2], strlen(argv[2]));
 	puts_(&rec, ", \"key\": ");
 	put_key(&rec, cmd);
 	puts_(&rec, ", \"lines\": [");
 	t0 = now();
-	pid = start(cmd, &fd);
+	pid = start(cmd, &fd, cache.check);
 	if (pid < 0) {
 		perror("run-suite");
 		return 125;
@@ -866,7 +978,7 @@ int main(int argc, char **argv)
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	code = WIFSIGNALED(status) ? -WTERMSIG(status) : WEXITSTATUS(status);
-	if (code == -SIGXCPU || code == -SIGKILL) {
+	if (!cache.check && (code == -SIGXCPU || code == -SIGKILL)) {
 		snprintf(num, sizeof(num), "%lu", (unsigned long)cpu_guard());
 		fprintf(stdout, "run-suite: hang (CPU-time guard): %s used %s s of CPU (NAPITEST_CPU_GUARD) and was stopped; this is the harness's guard, not a verdict on the tree\n",
 			argv[2], num);
@@ -875,7 +987,8 @@ int main(int argc, char **argv)
 	snprintf(num, sizeof(num), "], \"status\": %d, \"elapsed\": %.6f}\n",
 		 code, now() - t0);
 	puts_(&rec, num);
-	write_record(argv[1], argv[2], &rec);
+	if (!cache.check)
+		write_record(argv[1], argv[2], &rec);
 	cache_store(&cache, argv[1], code, started, &raw);
 	if (code < 0) {
 		signal(-code, SIG_DFL);

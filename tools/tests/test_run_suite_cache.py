@@ -8,6 +8,7 @@ shell scripts as its "suites", so each part of the key is changed alone.
 """
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -104,3 +105,130 @@ def test_a_missing_input_list_is_never_reused(harness, work):
     run(harness, work)
     rc, out, runs = run(harness, work)
     assert (rc, runs) == (0, 2) and REUSED not in out
+
+
+# --check: a whole make check (the Makefile's CHECK_CACHED), kept under
+# one key over its inputs and replayed by --replay-only, which never runs
+# the command.
+CHECK_REUSED = "make check: reused (cached):"
+
+
+@pytest.fixture
+def checkwork(work):
+    (work / "bin").mkdir()
+    exe = work / "bin" / "suite-a"
+    exe.write_text("#!/bin/sh\n")
+    exe.chmod(0o755)
+    (work / ".git-maybe").mkdir()
+    return work
+
+
+def check(harness, w, replay_only=False, extra_env=None, key="k1"):
+    env = dict(os.environ)
+    env.pop("NAPITEST_NO_CACHE", None)
+    env.update(extra_env or {})
+    args = [harness, str(w / "build"), "make-check", "--check",
+            "--key", key, "--input", str(w / "in"),
+            "--input-list", str(w / "list"),
+            "--input-exec", str(w / "bin"),
+            "--never-if", str(w / ".git-maybe" / ".git")]
+    if replay_only:
+        args.append("--replay-only")
+    r = subprocess.run(args + ["--", str(w / "suite")],
+                       capture_output=True, text=True, env=env)
+    runs = (w / "runs").read_text().count("run") \
+        if (w / "runs").exists() else 0
+    return r.returncode, r.stdout, runs
+
+
+def test_check_replays_a_passing_run_and_says_from_when(harness, checkwork):
+    w = checkwork
+    assert check(harness, w, replay_only=True) == (3, "", 0)
+    rc, out, runs = check(harness, w)
+    assert (rc, runs) == (0, 1) and out == "out\n"
+    rc, out, runs = check(harness, w, replay_only=True)
+    assert (rc, runs) == (0, 1)
+    first, rest = out.split("\n", 1)
+    assert first.startswith(CHECK_REUSED)
+    assert re.search(r"passed when run at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ",
+                     first)
+    assert rest == "out\n"
+    # Not a suite: no record for make results.
+    assert not list((w / "build" / "results" / "runs").glob("*.json"))
+
+
+@pytest.mark.parametrize("change", ["input", "new-input", "listed",
+                                    "binary", "new-binary", "key", "env",
+                                    "git", "no-cache", "command"])
+def test_check_any_change_of_the_key_is_not_replayed(harness, checkwork,
+                                                     change):
+    w = checkwork
+    check(harness, w)
+    env, key = {}, "k1"
+    if change == "input":
+        touch_later(w / "in" / "a", "2\n")
+    elif change == "new-input":
+        (w / "in" / "b").write_text("new\n")
+    elif change == "listed":
+        touch_later(w / "dep", "y\n")
+    elif change == "binary":
+        touch_later(w / "bin" / "suite-a", "#!/bin/sh\n\n")
+    elif change == "new-binary":
+        (w / "bin" / "suite-b").write_text("#!/bin/sh\n")
+        (w / "bin" / "suite-b").chmod(0o755)
+    elif change == "key":
+        key = "k2"
+    elif change == "env":
+        env = {"NAPITEST_SEED": "7"}
+    elif change == "git":
+        (w / ".git-maybe" / ".git").mkdir()
+    elif change == "no-cache":
+        env = {"NAPITEST_NO_CACHE": "1"}
+    else:
+        touch_later(w / "suite", (w / "suite").read_text() + "\n")
+    rc, out, runs = check(harness, w, replay_only=True, extra_env=env,
+                          key=key)
+    assert (rc, out, runs) == (3, "", 1)
+
+
+def test_check_a_failure_is_never_replayed(harness, checkwork):
+    w = checkwork
+    rc, _, runs = check(harness, w, extra_env={"SUITE_EXIT": "1"})
+    assert (rc, runs) == (1, 1)
+    assert check(harness, w, replay_only=True) == (3, "", 1)
+    # A pass after it is kept; a failure after that forgets it.
+    check(harness, w)
+    assert check(harness, w, replay_only=True)[0] == 0
+    check(harness, w, extra_env={"SUITE_EXIT": "1", "NAPITEST_NO_CACHE": "1"})
+    assert check(harness, w, replay_only=True) == (3, "", 3)
+
+
+def test_make_check_keys_what_its_tests_and_build_depend_on(tmp_path):
+    """The Makefile's CHECK_CACHED gives run-suite --check every part of
+    the key (README, "A warm make check with nothing changed runs
+    nothing"), the same for the replay and the kept run."""
+    root = os.path.dirname(os.path.dirname(HERE))
+    build = tmp_path / "b"
+    out = subprocess.run(["make", "-C", root, "-n", "check",
+                          f"BUILD={build}"], capture_output=True,
+                         text=True, check=True).stdout
+    cmds = re.findall(r"napitest-run-suite' .*? -- \S+ --no-print-directory "
+                      r"check-run", out)
+    assert len(cmds) == 2 and "--replay-only" in cmds[0]
+    bd = f"{build}/patched"
+    for cmd in cmds:
+        for part in [f"--input '{root}'", f"--exclude '{build}'",
+                     f"--input-exec '{bd}'",
+                     f"--input '{bd}/build.ninja'",
+                     f"--input '{bd}/CMakeCache.txt'",
+                     f"--input '{bd}/CTestTestfile.cmake'",
+                     f"--input '{bd}/build-failed'",
+                     f"--input '{bd}/.configured-",
+                     f"--input-list '{bd}/results/check-inputs.txt'",
+                     "--never-if ", "--key 'check|"]:
+            assert part in cmd, part
+    # CHECK_INPUTS: ninja's dependency log, the extraction's depfiles, the
+    # series' files in the tree and its Makefile.
+    for part in ["-t deps |", "extracted/extract.d", "kernel-src/patches/",
+                 '/Makefile"']:
+        assert part in out, part
