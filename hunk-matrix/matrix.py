@@ -251,7 +251,12 @@ def load_equivalent_md():
     return out
 
 
-def main():
+DEAD = ("dead code: compiled objects identical (-fkeep-static-functions, "
+        f"__LINE__/__FILE__ neutralised) in the {len(H.CONFIGS)} "
+        "configurations")
+
+
+def parse_args():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--jobs", "-j", type=int, default=2,
                     help="workers (each builds with ninja -j1)")
@@ -264,168 +269,266 @@ def main():
     ap.add_argument("--classify-only", action="store_true",
                     help="stop after the mechanical classification")
     ap.add_argument("--only", help="comma-separated hunk ids (e.g. 14.3)")
-    args = ap.parse_args()
-    t0 = time.time()
-    timing = {}
-    scratch = os.path.join(H.SCRATCH, "matrix")
-    shutil.rmtree(scratch, ignore_errors=True)
-    os.makedirs(scratch)
-    os.makedirs(OUT, exist_ok=True)
+    return ap.parse_args()
 
-    base = H.prepare_tree("base")
-    patched = H.prepare_tree("patched")
-    patched_files = H.read_files(patched)
-    series = napitest.series.names(os.path.join(H.PATCHES, "series"))
-    parsed = [parse_patch(os.path.join(H.PATCHES, p)) for p in series]
 
-    # States after each prefix of the series.
-    states = [os.path.join(scratch, "state", "00")]
-    copy_files(base, states[0])
-    for k, p in enumerate(series):
-        d = os.path.join(scratch, "state", f"{k + 1:02d}")
-        copy_files(states[-1], d)
-        ok, err = apply(d, render(parsed[k]))
-        if not ok:
-            raise SystemExit(f"{p} does not apply in sequence: {err}")
-        states.append(d)
-    if H.read_files(states[-1]) != patched_files:
-        raise SystemExit("base + series differs from prepare-tree patched")
-    state_files = [H.read_files(d) for d in states]
+def equivalence(h, ext, pgen, files, reff, pre, patched_files):
+    """(result, why) of a hunk's extraction ext against its reference's
+    pgen: "equivalent" and the kind of equivalence, or "run" and ""."""
+    m = rename_map(h)
 
-    manifest = H.manifest_names()
-    hunks = []
-    for k, p in enumerate(series):
-        pnum = p[:4].lstrip("0") or "0"
-        idx = 0
-        ctags_cache = {}
-        for fi, (_, rel, hs) in enumerate(parsed[k]):
-            for hi, (hdr, body, ns) in enumerate(hs):
-                idx += 1
-                h = Hunk(p, pnum, idx, (fi, hi), rel, hdr, body, ns)
-                h.k = k
-                if rel not in ctags_cache:
-                    ctags_cache[rel] = H.ctags_defs(states[k + 1], rel)
-                cl = changed_lines(h)
-                names = []
-                for name, kind, s, e in ctags_cache[rel]:
-                    if kind == "prototype":
-                        continue
-                    if any(s <= x <= e for x in cl) and name not in names:
-                        names.append(name)
-                h.func = ",".join(
-                    n + ("" if n in manifest else "(not in manifest)")
-                    for n in names) or "(top level)"
-                hunks.append(h)
-    all_hunks = hunks
-    if args.only:
-        want = set(args.only.split(","))
-        hunks = [h for h in hunks if h.id in want]
-    timing["parse"] = time.time() - t0
+    def wordin(w, fs):
+        return any(re.search(r"\b%s\b" % re.escape(w), t)
+                   for t in fs.values())
+    # A rename: every old name is gone from the patched tree and every
+    # new name did not exist before the patch.
+    if m and (any(wordin(a, patched_files) for a in m) or
+              any(wordin(b, pre) for b in m.values())):
+        m = {}
+    if H.nolines(ext) == H.nolines(pgen):
+        same = all(H.strip_comments_ws(files[f]) ==
+                   H.strip_comments_ws(reff[f]) for f in H.TREE_FILES)
+        if same:
+            return "equivalent", ("comment-only: the files are equal without "
+                                  "comments and whitespace")
+        if m:
+            return "equivalent", ("rename (outside the extraction): " +
+                                  ", ".join(f"{a}->{b}"
+                                            for a, b in m.items()))
+        return "equivalent", ("outside-extraction: extract.py output "
+                              "identical (#line stripped); no suite compiles "
+                              "the change")
+    if H.extraction_chunks(ext) == H.extraction_chunks(pgen):
+        return "equivalent", ("code-motion: the same definitions, in another "
+                              "order")
+    if m and H.extraction_chunks(apply_map(ext, m), ("present.h",), True) == \
+            H.extraction_chunks(apply_map(pgen, m), ("present.h",), True):
+        return "equivalent", ("rename: equal extraction after renaming " +
+                              ", ".join(f"{a}->{b}" for a, b in m.items()))
+    if H.extraction_chunks(irq_normal(ext), ("present.h",), True) == \
+            H.extraction_chunks(irq_normal(pgen), ("present.h",), True):
+        return "equivalent", ("irqsave-only: equal extraction once "
+                              "spin_lock_irqsave/irqrestore are read as "
+                              "spin_lock_irq/unlock_irq (the same when "
+                              "entered with IRQs on)")
+    return "run", ""
 
-    def make_tree(k, group, d):
+
+class Matrix:
+    """One run of the matrix, in steps: parse() the series into its
+    states and hunks, classify() every hunk (its tree, its extraction, the
+    mechanical equivalences), start() the workers on the patched tree's
+    baseline, run() the rest, then cross_check() and report()."""
+
+    def __init__(self, args):
+        self.args = args
+        self.t0 = time.time()
+        self.timing = {}
+        self.scratch = os.path.join(H.SCRATCH, "matrix")
+        shutil.rmtree(self.scratch, ignore_errors=True)
+        os.makedirs(self.scratch)
+        os.makedirs(OUT, exist_ok=True)
+        # extractions of the references (patched tree, prefixes)
+        self.ref_gen = {}
+        self.ref_lock = threading.Lock()
+        # per-worker prefix trees, their baselines, evaluated variants
+        self.refs = {}
+        self.ref_cache = {}
+        self.memo = {}
+        self.rc_lock = threading.Lock()
+
+    # -- parse ------------------------------------------------------------
+
+    def parse(self):
+        """The trees, the series' states after each prefix, the hunks
+        (all, and those --only keeps)."""
+        self.base = H.prepare_tree("base")
+        self.patched = H.prepare_tree("patched")
+        self.patched_files = H.read_files(self.patched)
+        self.series = napitest.series.names(os.path.join(H.PATCHES,
+                                                         "series"))
+        self.parsed = [parse_patch(os.path.join(H.PATCHES, p))
+                       for p in self.series]
+        self.apply_states()
+        self.all_hunks = self.locate_hunks()
+        self.hunks = self.all_hunks
+        if self.args.only:
+            want = set(self.args.only.split(","))
+            self.hunks = [h for h in self.hunks if h.id in want]
+        self.timing["parse"] = time.time() - self.t0
+
+    def apply_states(self):
+        """States after each prefix of the series: states[k] is base +
+        the first k patches."""
+        self.states = [os.path.join(self.scratch, "state", "00")]
+        copy_files(self.base, self.states[0])
+        for k, p in enumerate(self.series):
+            d = os.path.join(self.scratch, "state", f"{k + 1:02d}")
+            copy_files(self.states[-1], d)
+            ok, err = apply(d, render(self.parsed[k]))
+            if not ok:
+                raise SystemExit(f"{p} does not apply in sequence: {err}")
+            self.states.append(d)
+        if H.read_files(self.states[-1]) != self.patched_files:
+            raise SystemExit("base + series differs from prepare-tree patched")
+        self.state_files = [H.read_files(d) for d in self.states]
+
+    def locate_hunks(self):
+        """Every hunk of the series, named after the definitions (ctags on
+        the state its patch leaves) its changed lines fall in."""
+        manifest = H.manifest_names()
+        hunks = []
+        for k, p in enumerate(self.series):
+            pnum = p[:4].lstrip("0") or "0"
+            idx = 0
+            ctags_cache = {}
+            for fi, (_, rel, hs) in enumerate(self.parsed[k]):
+                for hi, (hdr, body, ns) in enumerate(hs):
+                    idx += 1
+                    h = Hunk(p, pnum, idx, (fi, hi), rel, hdr, body, ns)
+                    h.k = k
+                    if rel not in ctags_cache:
+                        ctags_cache[rel] = H.ctags_defs(self.states[k + 1],
+                                                        rel)
+                    cl = changed_lines(h)
+                    names = []
+                    for name, kind, s, e in ctags_cache[rel]:
+                        if kind == "prototype":
+                            continue
+                        if any(s <= x <= e for x in cl) and name not in names:
+                            names.append(name)
+                    h.func = ",".join(
+                        n + ("" if n in manifest else "(not in manifest)")
+                        for n in names) or "(top level)"
+                    hunks.append(h)
+        return hunks
+
+    # -- trees + extraction -----------------------------------------------
+
+    def make_tree(self, k, group, d):
         """Tree = base + series with the hunks of group (all of patch k) left
-        out.  Returns (method, prefix): prefix is None when the tree is a
-        variant of the patched tree, else the prefix it is a variant of."""
+        out.  Returns (method, prefix, why): prefix is None when the tree is
+        a variant of the patched tree, else the prefix it is a variant of;
+        why is the first later patch's failure, when there was one."""
         skip = {g.fidx for g in group}
         shutil.rmtree(d, ignore_errors=True)
-        copy_files(states[k], d)
-        ok, err = apply(d, render(parsed[k], skip))
-        for j in range(k + 1, len(series)):
+        copy_files(self.states[k], d)
+        ok, err = apply(d, render(self.parsed[k], skip))
+        for j in range(k + 1, len(self.series)):
             if not ok:
                 break
-            ok, err = apply(d, render(parsed[j]))
+            ok, err = apply(d, render(self.parsed[j]))
             if not ok:
-                err = f"{series[j]}: {err.splitlines()[0] if err else ''}"
+                err = f"{self.series[j]}: {err.splitlines()[0] if err else ''}"
         if ok:
             return "omitted", None, ""
         why = err
         # 1. the hunks alone, reverse-applied exactly on the patched tree
-        copy_files(states[-1], d)
-        one = "".join(
-            "".join(parsed[k][fi][0]) +
-            "".join(hdr + "".join(body)
-                    for hi, (hdr, body, _) in enumerate(parsed[k][fi][2])
-                    if (fi, hi) in skip)
-            for fi in sorted({f for f, _ in skip}))
-        ok, _ = apply(d, one, reverse=True)
-        if ok:
+        if self.reverse_applied(k, skip, d):
             return "entangled (reverse-applied on the patched tree)", None, why
         # 2. three-way merge of "prefix k+1 -> prefix k+1 without the hunks"
         #    onto the patched tree (diff3 -m, no conflict allowed)
         rev = d + ".rev"
-        shutil.rmtree(rev, ignore_errors=True)
-        copy_files(states[k], rev)
-        apply(rev, render(parsed[k], skip))
-        revf = H.read_files(rev)
-        merged = {}
-        for f in H.TREE_FILES:
-            if revf[f] == state_files[k + 1][f]:
-                merged[f] = patched_files[f]
-                continue
-            r = H.sh(["diff3", "-m", os.path.join(patched, f),
-                      os.path.join(states[k + 1], f), os.path.join(rev, f)])
-            if r.returncode != 0:
-                merged = None
-                break
-            merged[f] = r.stdout
-        if merged is not None:
-            H.write_files(d, merged, only_changed=False)
+        if self.merged(k, skip, d, rev):
             return "entangled (3-way merged onto the patched tree)", None, why
         # 3. its changed lines, found once each in the patched tree (later
         #    patches moved or re-indented them), put back as they were
-        blocks = replace_blocks(patched_files, group)
+        blocks = replace_blocks(self.patched_files, group)
         if blocks is not None:
             H.write_files(d, blocks, only_changed=False)
             return ("entangled (its added lines replaced in the patched "
                     "tree)", None, why)
         # 4. test at the longest prefix that still applies without the
         #    hunks (the next patch rewrites their lines)
+        prefix = self.longest_prefix(k, rev)
+        shutil.rmtree(d)
+        shutil.copytree(rev, d)
+        return (f"entangled (tested at prefix {prefix:02d}: "
+                f"{self.series[prefix][:4] if prefix < len(self.series) else 'nothing'}"
+                " rewrites its lines)", prefix, why)
+
+    def reverse_applied(self, k, skip, d):
+        """d := the patched tree with the hunks skip of patch k reverse-
+        applied exactly; whether they applied."""
+        copy_files(self.states[-1], d)
+        parsed = self.parsed[k]
+        one = "".join(
+            "".join(parsed[fi][0]) +
+            "".join(hdr + "".join(body)
+                    for hi, (hdr, body, _) in enumerate(parsed[fi][2])
+                    if (fi, hi) in skip)
+            for fi in sorted({f for f, _ in skip}))
+        ok, _ = apply(d, one, reverse=True)
+        return ok
+
+    def merged(self, k, skip, d, rev):
+        """rev := prefix k + patch k without the hunks skip; d := the
+        change from prefix k+1 to rev merged onto the patched tree, when
+        diff3 merges every file without a conflict (returns whether)."""
+        shutil.rmtree(rev, ignore_errors=True)
+        copy_files(self.states[k], rev)
+        apply(rev, render(self.parsed[k], skip))
+        revf = H.read_files(rev)
+        merged = {}
+        for f in H.TREE_FILES:
+            if revf[f] == self.state_files[k + 1][f]:
+                merged[f] = self.patched_files[f]
+                continue
+            r = H.sh(["diff3", "-m", os.path.join(self.patched, f),
+                      os.path.join(self.states[k + 1], f),
+                      os.path.join(rev, f)])
+            if r.returncode != 0:
+                return False
+            merged[f] = r.stdout
+        H.write_files(d, merged, only_changed=False)
+        return True
+
+    def longest_prefix(self, k, rev):
+        """Apply the patches after k to rev while they apply (each whole:
+        patch(1) applies file by file, so try on a copy); the prefix
+        reached."""
         prefix = k + 1
-        while prefix < len(series):
-            # patch(1) applies file by file: try on a copy, keep it whole
+        while prefix < len(self.series):
             nxt = rev + ".next"
             shutil.rmtree(nxt, ignore_errors=True)
             shutil.copytree(rev, nxt)
-            if not apply(nxt, render(parsed[prefix]))[0]:
+            if not apply(nxt, render(self.parsed[prefix]))[0]:
                 shutil.rmtree(nxt)
                 break
             shutil.rmtree(rev)
             os.rename(nxt, rev)
             prefix += 1
-        shutil.rmtree(d)
-        shutil.copytree(rev, d)
-        return (f"entangled (tested at prefix {prefix:02d}: "
-                f"{series[prefix][:4] if prefix < len(series) else 'nothing'}"
-                " rewrites its lines)", prefix, why)
+        return prefix
 
-    t = time.time()
-    ref_gen = {}
-    ref_lock = threading.Lock()
-
-    def reference(prefix):
+    def reference(self, prefix):
         """(extraction, gen dir) of the patched tree or of a prefix."""
-        key = prefix if prefix is not None else len(series)
-        with ref_lock:
-            if key not in ref_gen:
-                gd = os.path.join(scratch, "ref-gen", f"{key:02d}")
-                ext, err = H.extract(states[key] if prefix is not None
-                                     else patched, gd)
+        key = prefix if prefix is not None else len(self.series)
+        with self.ref_lock:
+            if key not in self.ref_gen:
+                gd = os.path.join(self.scratch, "ref-gen", f"{key:02d}")
+                ext, err = H.extract(self.states[key] if prefix is not None
+                                     else self.patched, gd)
                 if ext is None:
                     raise SystemExit(f"extraction failed on {key}: {err}")
-                ref_gen[key] = (ext, gd)
-            return ref_gen[key]
+                self.ref_gen[key] = (ext, gd)
+            return self.ref_gen[key]
 
-    def classify(h, group=None, tag=None):
+    def classify_one(self, h, group=None, tag=None):
+        """Make h's tree (or, with a tag, the tree without its group) and
+        extract it.  Without a tag: set h's method, prefix, files, gen and
+        result (equivalent, or run).  With a tag: return (files, prefix,
+        whether the extraction is a code motion of the reference's, gen)."""
         group = group or [h]
-        d = os.path.join(scratch, "hunk", tag or h.id, "tree")
-        method, prefix, why = make_tree(h.k, group, d)
+        d = os.path.join(self.scratch, "hunk", tag or h.id, "tree")
+        method, prefix, why = self.make_tree(h.k, group, d)
         if tag is None:
             h.method, h.prefix = method, prefix
             if why:
                 h.detail = why
         files = H.read_files(d)
-        pgen, _ = reference(prefix)
-        reff = patched_files if prefix is None else state_files[prefix]
+        pgen, _ = self.reference(prefix)
+        reff = (self.patched_files if prefix is None
+                else self.state_files[prefix])
         gdir = os.path.join(os.path.dirname(d), "gen")
         ext, err = H.extract(d, gdir)
         if tag is not None:
@@ -437,203 +540,200 @@ def main():
         if ext is None:
             h.result = "run"
             return
-        m = rename_map(h)
-        pre = state_files[h.k]
+        h.result, equiv = equivalence(h, ext, pgen, files, reff,
+                                      self.state_files[h.k],
+                                      self.patched_files)
+        if h.result == "equivalent":
+            h.equiv = equiv
 
-        def wordin(w, fs):
-            return any(re.search(r"\b%s\b" % re.escape(w), t)
-                       for t in fs.values())
-        # A rename: every old name is gone from the patched tree and every
-        # new name did not exist before the patch.
-        if m and (any(wordin(a, patched_files) for a in m) or
-                  any(wordin(b, pre) for b in m.values())):
-            m = {}
-        if H.nolines(ext) == H.nolines(pgen):
-            same = all(H.strip_comments_ws(files[f]) ==
-                       H.strip_comments_ws(reff[f]) for f in H.TREE_FILES)
-            h.result = "equivalent"
-            if same:
-                h.equiv = ("comment-only: the files are equal without comments "
-                           "and whitespace")
-            elif m:
-                h.equiv = ("rename (outside the extraction): " +
-                           ", ".join(f"{a}->{b}" for a, b in m.items()))
-            else:
-                h.equiv = ("outside-extraction: extract.py output identical "
-                           "(#line stripped); no suite compiles the change")
-        elif H.extraction_chunks(ext) == H.extraction_chunks(pgen):
-            h.result = "equivalent"
-            h.equiv = "code-motion: the same definitions, in another order"
-        elif m and H.extraction_chunks(apply_map(ext, m), ("present.h",),
-                                       True) == \
-                H.extraction_chunks(apply_map(pgen, m), ("present.h",), True):
-            h.result = "equivalent"
-            h.equiv = ("rename: equal extraction after renaming " +
-                       ", ".join(f"{a}->{b}" for a, b in m.items()))
-        elif H.extraction_chunks(irq_normal(ext), ("present.h",), True) == \
-                H.extraction_chunks(irq_normal(pgen), ("present.h",), True):
-            h.result = "equivalent"
-            h.equiv = ("irqsave-only: equal extraction once spin_lock_irqsave/"
-                       "irqrestore are read as spin_lock_irq/unlock_irq (the "
-                       "same when entered with IRQs on)")
-        else:
-            h.result = "run"
+    def classify(self):
+        t = time.time()
+        with cf.ThreadPoolExecutor(max(2, self.args.jobs)) as ex:
+            list(ex.map(self.classify_one, self.hunks))
+        self.timing["trees+extraction"] = time.time() - t
 
-    with cf.ThreadPoolExecutor(max(2, args.jobs)) as ex:
-        list(ex.map(classify, hunks))
-    timing["trees+extraction"] = time.time() - t
+    def print_classification(self):
+        for h in self.hunks:
+            H.log(f"{h.id:6} {h.result:12} {h.method[:50]:50} "
+                  f"{h.func[:30]:30} {getattr(h, 'equiv', '')[:50]}")
 
-    todo = [h for h in hunks if h.result == "run"]
-    if args.classify_only:
-        for h in hunks:
-            H.log(f"{h.id:6} {h.result:12} {h.method[:50]:50} {h.func[:30]:30} "
-                  f"{getattr(h, 'equiv', '')[:50]}")
-        return 0
+    # -- baseline ---------------------------------------------------------
 
-    # Build and run the rest (prefix-tested hunks last, grouped by prefix).
-    t = time.time()
-    workers, base_fail = H.start_workers(min(args.jobs, max(1, len(todo))),
-                                         patched_files)
-    timing["baseline build"] = time.time() - t
-    order = H.KillOrder(workers[0].suites())
-    refs = {}
-    ref_cache = {}
-    rc_lock = threading.Lock()
+    def start(self, todo):
+        """Workers built on the patched tree, its failing tests, the
+        suites' kill order."""
+        t = time.time()
+        self.workers, self.base_fail = H.start_workers(
+            min(self.args.jobs, max(1, len(todo))), self.patched_files)
+        self.timing["baseline build"] = time.time() - t
+        self.order = H.KillOrder(self.workers[0].suites())
 
-    def prefix_baseline(w, prefix):
+    def prefix_baseline(self, w, prefix):
         """Lazy per-binary baseline of a prefix, on the worker's own
         reference tree (w<10+i>), so the worker's tree is not switched."""
-        with rc_lock:
-            if w.idx not in refs:
-                refs[w.idx] = H.Worker(10 + w.idx, state_files[prefix])
-                refs[w.idx].configure()
-        ref = refs[w.idx]
+        with self.rc_lock:
+            if w.idx not in self.refs:
+                self.refs[w.idx] = H.Worker(10 + w.idx,
+                                            self.state_files[prefix])
+                self.refs[w.idx].configure()
+        ref = self.refs[w.idx]
 
         def base(suite, cfg):
             key = (prefix, suite, cfg)
-            with rc_lock:
-                if key in ref_cache:
-                    return ref_cache[key]
-            r = ref.probe(state_files[prefix], suite, cfg,
-                          reference(prefix)[1])
+            with self.rc_lock:
+                if key in self.ref_cache:
+                    return self.ref_cache[key]
+            r = ref.probe(self.state_files[prefix], suite, cfg,
+                          self.reference(prefix)[1])
             r = r if r is not None else {f"{suite}:{cfg}:(no build)"}
-            with rc_lock:
-                ref_cache[key] = r
+            with self.rc_lock:
+                self.ref_cache[key] = r
             return r
         return base
 
-    memo = {}
+    # -- build + run ------------------------------------------------------
 
-    def run_variant(w, files, prefix, gen=None):
-        # The same tree comes back (every hunk of a patch tries the whole
-        # patch left out): evaluate it once.
+    def run_variant(self, w, files, prefix, gen=None):
+        """(result, killers, detail) of one tree.  The same tree comes back
+        (every hunk of a patch tries the whole patch left out): evaluate it
+        once."""
         key = (prefix, H.sha("".join(f"{k}\0{v}\0" for k, v in
                                      sorted(files.items()))))
-        with rc_lock:
-            if key in memo:
-                return memo[key]
-        bl = base_fail if prefix is None else prefix_baseline(w, prefix)
-        res, killers, detail = w.evaluate(files, bl, order, full=args.full,
-                                          gen=gen)
-        with rc_lock:
-            memo[key] = (res, killers, detail)
+        with self.rc_lock:
+            if key in self.memo:
+                return self.memo[key]
+        bl = (self.base_fail if prefix is None
+              else self.prefix_baseline(w, prefix))
+        res, killers, detail = w.evaluate(files, bl, self.order,
+                                          full=self.args.full, gen=gen)
+        with self.rc_lock:
+            self.memo[key] = (res, killers, detail)
         return res, killers, detail
 
-    def same_objects(w, h):
+    def same_objects(self, w, h):
         a = w.objects(h.gen, h.id)
-        b = w.objects(reference(h.prefix)[1], f"ref-{h.prefix}")
+        b = w.objects(self.reference(h.prefix)[1], f"ref-{h.prefix}")
         return a is not None and a == b
 
-    DEAD = ("dead code: compiled objects identical (-fkeep-static-functions, "
-            f"__LINE__/__FILE__ neutralised) in the {len(H.CONFIGS)} "
-            "configurations")
-
-    def evaluate(w, h):
+    def evaluate(self, w, h):
         ts = time.time()
         # At a prefix every suite is rebuilt against other declarations:
         # compare the compiled objects first, which is cheaper.
-        if h.prefix is not None and h.gen and same_objects(w, h):
+        if h.prefix is not None and h.gen and self.same_objects(w, h):
             h.result, h.equiv = "equivalent", DEAD
             h.seconds = time.time() - ts
             H.log(f"  {h.id:6} {h.result:13} {h.seconds:5.1f}s")
             return
-        res, killers, detail = run_variant(w, h.files, h.prefix, h.gen)
+        res, killers, detail = self.run_variant(w, h.files, h.prefix, h.gen)
         h.result, h.killers = res, killers
         if detail:
             h.detail = detail
-        if res == "survived" and h.prefix is None and same_objects(w, h):
+        if res == "survived" and h.prefix is None and self.same_objects(w, h):
             # Dead code: the same compiled objects (every static function
             # kept, __LINE__/__FILE__ neutralised) in every configuration.
             h.result, h.equiv = "equivalent", DEAD
-        if res == "killed-build" and not args.no_groups:
-            # Which tests guard it once it builds: leave out a neighbour
-            # hunk of the same patch too, then the whole patch.
-            same = [g for g in all_hunks if g.k == h.k and g is not h]
-            same.sort(key=lambda g: abs(g.idx - h.idx))
-            groups = [[h, g] for g in same[:2]]
-            if len(same) > 1:
-                groups.append([h] + same)
-            for grp in groups:
-                tag = h.id + "+" + "+".join(g.id for g in grp[1:])
-                if len(grp) > 2:
-                    tag = h.id + "+patch"
-                files, prefix, motion, gdir = classify(h, grp, tag)
-                if motion:
-                    r2, k2 = "equivalent (code motion: same definitions)", set()
-                else:
-                    r2, k2, _ = run_variant(w, files, prefix, gdir)
-                if r2 != "killed-build":
-                    h.group = ("whole patch " + h.patch[:4]
-                               if tag.endswith("+patch") else
-                               "with " + ", ".join(g.id for g in grp[1:]))
-                    h.group_result, h.group_killers = r2, k2
-                    if prefix is not None:
-                        h.group += f" (at prefix {prefix:02d})"
-                    break
+        if res == "killed-build" and not self.args.no_groups:
+            self.group_guard(w, h)
         h.seconds = time.time() - ts
         H.log(f"  {h.id:6} {h.result:13} {h.seconds:5.1f}s "
               f"{' '.join(sorted(killers))[:90]}"
               + (f" | {h.group}: {h.group_result}"
                  if getattr(h, 'group', '') else ""))
 
-    t = time.time()
-    todo.sort(key=lambda h: (h.prefix or 0, h.k))
-    H.run_pool(todo, workers, evaluate)
-    timing["build+run"] = time.time() - t
-    timing["total"] = time.time() - t0
+    def group_guard(self, w, h):
+        """Which tests guard a hunk whose omission does not build, once it
+        builds: leave out a neighbour hunk of the same patch too, then the
+        whole patch (sets h.group, group_result, group_killers)."""
+        same = [g for g in self.all_hunks if g.k == h.k and g is not h]
+        same.sort(key=lambda g: abs(g.idx - h.idx))
+        groups = [[h, g] for g in same[:2]]
+        if len(same) > 1:
+            groups.append([h] + same)
+        for grp in groups:
+            tag = h.id + "+" + "+".join(g.id for g in grp[1:])
+            if len(grp) > 2:
+                tag = h.id + "+patch"
+            files, prefix, motion, gdir = self.classify_one(h, grp, tag)
+            if motion:
+                r2, k2 = "equivalent (code motion: same definitions)", set()
+            else:
+                r2, k2, _ = self.run_variant(w, files, prefix, gdir)
+            if r2 != "killed-build":
+                h.group = ("whole patch " + h.patch[:4]
+                           if tag.endswith("+patch") else
+                           "with " + ", ".join(g.id for g in grp[1:]))
+                h.group_result, h.group_killers = r2, k2
+                if prefix is not None:
+                    h.group += f" (at prefix {prefix:02d})"
+                break
 
-    # Equivalent.md cross-check.
-    listed = load_equivalent_md()
-    eq = {h.id for h in hunks if h.result == "equivalent"}
-    hangs = [h for h in hunks if h.result == "hang"]
-    problems = []
-    if not args.only:
-        for i in sorted(eq - set(listed)):
-            problems.append(f"{i}: mechanically equivalent, not listed in "
-                            "hunk-matrix/equivalent.md")
-        # A hang says nothing either way: reported as such below.
-        for i in sorted(set(listed) - eq - {h.id for h in hangs}):
-            problems.append(f"{i}: listed in hunk-matrix/equivalent.md but "
-                            "not mechanically equivalent")
+    def run(self, todo):
+        """Build and run the hunks left (prefix-tested hunks last, grouped
+        by prefix)."""
+        t = time.time()
+        todo.sort(key=lambda h: (h.prefix or 0, h.k))
+        H.run_pool(todo, self.workers, self.evaluate)
+        self.timing["build+run"] = time.time() - t
+        self.timing["total"] = time.time() - self.t0
 
-    write_reports(hunks, timing, base_fail, listed, problems, args)
-    write_guards(hunks, patched, args)
-    survivors = [h for h in hunks if h.result == "survived"]
-    for p in problems:
-        H.log("equivalent.md: " + p)
-    H.log("timings: " + ", ".join(f"{k} {v:.1f}s" for k, v in timing.items()))
-    if survivors:
-        H.log("SURVIVED (no test fails without the hunk):")
-        for h in survivors:
-            H.log(f"  {h.id} {h.patch} {h.func}")
-        return 1
-    if hangs:
-        H.log("HANG (wall-clock guard; no verdict: rerun on a quieter "
-              "machine or raise HM_HANG_GUARD):")
-        for h in hangs:
-            H.log(f"  {h.id} {h.patch} {h.func}: {h.detail}")
-        return 3
-    return 2 if problems else 0
+    # -- report -----------------------------------------------------------
+
+    def cross_check(self):
+        """hunk-matrix/equivalent.md against the mechanical check: its
+        entries, and what disagrees (only on a whole run)."""
+        listed = load_equivalent_md()
+        eq = {h.id for h in self.hunks if h.result == "equivalent"}
+        hangs = {h.id for h in self.hunks if h.result == "hang"}
+        problems = []
+        if not self.args.only:
+            for i in sorted(eq - set(listed)):
+                problems.append(f"{i}: mechanically equivalent, not listed in "
+                                "hunk-matrix/equivalent.md")
+            # A hang says nothing either way: reported as such below.
+            for i in sorted(set(listed) - eq - hangs):
+                problems.append(f"{i}: listed in hunk-matrix/equivalent.md "
+                                "but not mechanically equivalent")
+        return listed, problems
+
+    def report(self, listed, problems):
+        """Write matrix.tsv, matrix.md and guards.tsv, log what needs a
+        look; the exit status."""
+        hunks = self.hunks
+        write_reports(hunks, self.timing, self.base_fail, listed, problems,
+                      self.args)
+        write_guards(hunks, self.patched, self.args)
+        survivors = [h for h in hunks if h.result == "survived"]
+        hangs = [h for h in hunks if h.result == "hang"]
+        for p in problems:
+            H.log("equivalent.md: " + p)
+        H.log("timings: " + ", ".join(f"{k} {v:.1f}s"
+                                      for k, v in self.timing.items()))
+        if survivors:
+            H.log("SURVIVED (no test fails without the hunk):")
+            for h in survivors:
+                H.log(f"  {h.id} {h.patch} {h.func}")
+            return 1
+        if hangs:
+            H.log("HANG (wall-clock guard; no verdict: rerun on a quieter "
+                  "machine or raise HM_HANG_GUARD):")
+            for h in hangs:
+                H.log(f"  {h.id} {h.patch} {h.func}: {h.detail}")
+            return 3
+        return 2 if problems else 0
+
+
+def main():
+    m = Matrix(parse_args())
+    m.parse()
+    m.classify()
+    if m.args.classify_only:
+        m.print_classification()
+        return 0
+    todo = [h for h in m.hunks if h.result == "run"]
+    m.start(todo)
+    m.run(todo)
+    listed, problems = m.cross_check()
+    return m.report(listed, problems)
 
 
 def write_guards(hunks, patched, args):
