@@ -45,6 +45,7 @@ import time
 import hmlib as H
 import napitest.hunks as HL
 import napitest.invariants as INV
+import napitest.markdown as markdown
 import napitest.patches
 import napitest.series
 
@@ -822,14 +823,14 @@ def write_reports(hunks, timing, base_fail, listed, problems, args):
         if h.result == "equivalent":
             kill = getattr(h, "equiv", "")
         elif h.result == "hang":
-            kill = h.detail.replace("|", "/")
+            kill = h.detail
         elif h.result == "killed-build":
-            kill = "build: " + h.detail.replace("|", "/")[:100]
+            kill = "build: " + h.detail[:100]
             if getattr(h, "group", ""):
                 kill += (f"; {h.group} also left out: {h.group_result} "
                          + short(h.group_killers))
-        md.append(f"| {h.id} | {h.patch[:4]} {h.path} | "
-                  f"{h.func.replace('|', '/')} | {res} | {kill} |")
+        md.append(markdown.row([h.id, f"{h.patch[:4]} {h.path}", h.func,
+                                res, kill]))
     surv = [h for h in hunks if h.result in ("survived", "untestable",
                                              "entangled-unrevertible",
                                              "hang")]

@@ -13,6 +13,8 @@
   cmocka_output  cmocka's output with arrival times (tools/results)
   run_record     a suite run's record (tools/run-suite, tools/results)
   ktap, junit    KTAP and JUnit XML writers (tools/results)
+  markdown   table cells and rows as the reports write them (the hunk
+             matrix)
   compiler   a failed build's first error (tools/build-report, the hunk
              matrix)
   hunks      each hunk of the series located in a tree by content
