@@ -22,6 +22,8 @@ import sys
 import time
 
 import hmlib as H
+import napitest.cases as cases
+import napitest.invariants as INV
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(H.ROOT, "build", "hunk-matrix")
@@ -82,18 +84,6 @@ def row_text(rows, hid):
     return f"hunk matrix {hid} ({r['function']}): **{r['result']}** {kt[:200]}"
 
 
-def verdict_module():
-    """tools/verdict (a script) as a module: its JUnit reader."""
-    import importlib.machinery
-    import importlib.util
-    loader = importlib.machinery.SourceFileLoader(
-        "verdict", os.path.join(H.ROOT, "tools", "verdict"))
-    spec = importlib.util.spec_from_loader("verdict", loader)
-    v = importlib.util.module_from_spec(spec)
-    loader.exec_module(v)
-    return v
-
-
 def suite_statuses(variant):
     """{invariant: {config: (pass|FAIL|n/a, first failure reason)}} of the
     userspace suites on a prepared variant (make build TREE=variant, then
@@ -106,21 +96,20 @@ def suite_statuses(variant):
         return None, (r.stdout + r.stderr).strip()[-300:]
     H.sh(["ctest", "-j2", "-LE", "expensive|self|kbuild|seed",
           "--output-junit", junit], cwd=bdir)
-    v = verdict_module()
-    invs = v.INV.load()
+    invs = INV.load()
     out = {}
-    for res in v.results(junit, v.suite_cases()):
-        i = v.INV.invariant_of(res.test, invs)
+    for res in cases.results(junit, cases.suite_cases()):
+        i = INV.invariant_of(res.test, invs)
         if i:
             out.setdefault(i, {}).setdefault(res.cfg, []).append(res)
-    tree = v.cache_value(bdir, "KSRC")
+    tree = cases.cache_value(bdir, "KSRC")
     table = {}
     for i, cfgs in out.items():
         table[i] = {}
         for c, rs in cfgs.items():
-            why = next((v.kernel_terms(x.reason, tree) for x in rs
+            why = next((cases.kernel_terms(x.reason, tree) for x in rs
                         if x.status == "failed"), "")
-            table[i][c] = (v.status_of(rs), why)
+            table[i][c] = (cases.status_of(rs), why)
     return table, ""
 
 
@@ -132,7 +121,7 @@ def against_upstream():
     if pt is None or ut is None:
         return "not decidable here", ("the suites did not build: "
                                       + (perr or uerr))
-    invs = verdict_module().INV.load()
+    invs = INV.load()
     notes = {i.id: i.statement for i in invs}
     same, diff = [], []
     for inv in invs:

@@ -10,6 +10,9 @@
              kbuild-check)
   testresults    parsers of test outcomes: CTest's JUnit XML, cmocka's
                  output (tools/verdict, the hunk matrix)
+  cases      each case of a make check, its status per configuration and
+             first reason in the tree's terms (tools/verdict,
+             hunk-matrix/verdicts.py)
   cmocka_output  cmocka's output with arrival times (tools/results)
   run_record     a suite run's record (tools/run-suite, tools/results)
   ktap, junit    KTAP and JUnit XML writers (tools/results)

@@ -1,0 +1,178 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Each case of a make check, from CTest's JUnit file and the cmocka output
+in it: its status in each configuration and the first reason it gave, in
+the tree's terms (file:line and the function there).  tools/verdict's
+summary and hunk-matrix/verdicts.py read results with it."""
+
+import os
+import re
+
+from . import testresults as TR
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+CONFIGS = ["rt-rps", "rps", "rps-threads", "norps-threads", "norps"]
+
+
+def suite_cases(root=ROOT):
+    """{suite: [case names]} from the suites' sources, for binaries that
+    stopped before running all their cases or never started."""
+    out = {}
+    for dirpath, _, files in os.walk(os.path.join(root, "unit")):
+        for f in files:
+            if f.endswith(".c"):
+                with open(os.path.join(dirpath, f), encoding="utf-8") as fh:
+                    out[f[:-2]] = re.findall(
+                        r"cmocka_unit_test[a-z_]*\(\s*(\w+)", fh.read())
+    return out
+
+
+class Result:
+    """One test case in one configuration."""
+
+    def __init__(self, test, cfg, status, reason="", suite=""):
+        self.test, self.cfg, self.status, self.reason = test, cfg, status, \
+            reason
+        self.suite = suite
+
+    def key(self):
+        return f"{self.suite}:{self.cfg} {self.test}"
+
+
+def case_reason(c):
+    """The first thing the case said about its failure."""
+    lines = [m for m in c.messages if m and not m.startswith("Failure!")]
+    text = lines[0] if lines else ""
+    if not text:
+        bug = [ln for ln in c.output if "BUG" in ln or "WARN" in ln]
+        text = bug[0].strip() if bug else ""
+    if not text:
+        text = "failed"
+    if c.where and not re.search(r"\.[ch]:\d+", text):
+        text += f" (at {c.where})"
+    return text
+
+
+def results(junit, cases_of):
+    """[Result] for every case of every suite binary CTest ran."""
+    out = []
+    for t in TR.parse_ctest_junit(junit):
+        if ":" not in t.name:
+            continue
+        suite, cfg = t.name.split(":", 1)
+        if suite not in cases_of:
+            continue		# self-tests: bad-input, expected-failures
+        seen = TR.parse_cmocka(t.output)
+        names = {c.name for c in seen}
+        stopped = None
+        for c in seen:
+            if c.status == "running":
+                stopped = c.name
+                crash = [ln.strip() for ln in c.output if ln.strip()]
+                why = next((ln for ln in crash if "BUG" in ln), None) or \
+                    (crash[-1] if crash else f"{t.name} stopped")
+                out.append(Result(c.name, cfg, "failed",
+                                  f"{why} ({suite}-{cfg} stopped here)",
+                                  suite))
+            elif c.status == "failed":
+                out.append(Result(c.name, cfg, "failed", case_reason(c),
+                                  suite))
+            else:
+                out.append(Result(c.name, cfg, c.status, suite=suite))
+        if t.passed and not stopped:
+            continue
+        if seen and not stopped and re.search(
+                r"^\[=+\] \d+ test\(s\) run\.$", t.output, re.M):
+            # It ran to the end: the cases it did not run are not built
+            # in this configuration (an #if of the suite).
+            continue
+        # Cases never reached: the binary did not start, or stopped.
+        why = (f"not run: {t.name} stopped in {stopped}" if stopped else
+               f"not run: {t.name} {t.status}"
+               + (f" ({t.message})" if t.message else ""))
+        if not seen and not t.passed and t.output.strip():
+            why += ": " + t.output.strip().splitlines()[-1][:160]
+        for n in cases_of[suite]:
+            if n not in names:
+                out.append(Result(n, cfg, "failed", why, suite))
+    return out
+
+
+def other_failures(junit, cases_of):
+    """[(CTest name, first error line)] of the failed tests that are not
+    suite binaries: kbuild:<config> (the tree's own kbuild), the
+    framework's checks."""
+    out = []
+    for t in TR.parse_ctest_junit(junit):
+        if t.passed or t.status == "skipped" or \
+                t.name.split(":", 1)[0] in cases_of:
+            continue
+        lines = [ln.strip() for ln in t.output.splitlines() if ln.strip()]
+        err = next((ln for ln in lines if "error" in ln.lower()), None) or \
+            (lines[-1] if lines else t.message or t.status)
+        out.append((t.name, err[:300]))
+    return out
+
+
+def func_at(path, line, cache={}):
+    """The C function around path:line (a definition's name at column 0)."""
+    if path not in cache:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                cache[path] = f.read().split("\n")
+        except OSError:
+            cache[path] = []
+    text = cache[path]
+    for i in range(min(line, len(text)) - 1, -1, -1):
+        t = text[i]
+        if i < line - 1 and t.startswith("}"):
+            return ""
+        m = re.match(r"^[A-Za-z_][\w \t\*]*?\b(\w+)\(", t)
+        if m and not t.rstrip().endswith(";") and m.group(1) not in (
+                "if", "for", "while", "switch", "return"):
+            return m.group(1)
+    return ""
+
+
+def kernel_terms(text, tree, link=""):
+    """Tree paths relative (with KSRC: the user's), each tree file:line
+    with its function.  link: with KSRC, the build reaches the tree through
+    the link BUILD_DIR/tree (build directories are keyed by content); its
+    files are then named by the user's path, the link's target, in full."""
+    if link:
+        text = text.replace(link + "/", tree + "/")
+
+    def rel(m):
+        path, line = m.group(1), int(m.group(2))
+        full = path if os.path.isabs(path) else os.path.join(tree, path)
+        name = path[len(tree) + 1:] if tree and path.startswith(tree + "/") \
+            else path
+        if name.startswith(ROOT + "/"):
+            return f"{name[len(ROOT) + 1:]}:{line}"
+        fn = func_at(full, line) if os.path.exists(full) else ""
+        if link and os.path.exists(full) and full.startswith(tree + "/"):
+            name = full
+        return f"{name}:{line}" + (f" ({fn}())" if fn and f"{fn}()" not in
+                                   text else "")
+    return re.sub(r"(/?[\w./+-]+\.[ch]):(\d+)", rel, text)
+
+
+def status_of(rs):
+    """An invariant's cell: FAIL, pass or n/a (no case ran)."""
+    if any(r.status == "failed" for r in rs):
+        return "FAIL"
+    if any(r.status == "passed" for r in rs):
+        return "pass"
+    return "n/a"
+
+
+def cache_value(build, key):
+    """A value of the build directory's CMakeCache.txt, or ""."""
+    try:
+        with open(os.path.join(build, "CMakeCache.txt")) as f:
+            for line in f:
+                if line.startswith(key + ":"):
+                    return line.split("=", 1)[1].strip()
+    except OSError:
+        pass
+    return ""
