@@ -48,6 +48,7 @@ import napitest.invariants as INV
 import napitest.markdown as markdown
 import napitest.patches
 import napitest.series
+from napitest.patches import render
 
 OUT = os.path.join(H.ROOT, "build", "hunk-matrix")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -69,62 +70,6 @@ class Hunk:
 
     def text(self):
         return self.header + "".join(self.lines)
-
-
-def parse_patch(path):
-    """[(file preamble lines, path, [(header, lines, new_start)])]"""
-    with open(path, encoding="utf-8", errors="surrogateescape") as f:
-        lines = f.readlines()
-    files, i = [], 0
-    while i < len(lines):
-        if lines[i].startswith("diff --git "):
-            pre = [lines[i]]
-            i += 1
-            while i < len(lines) and not lines[i].startswith("@@"):
-                pre.append(lines[i])
-                if lines[i].startswith("+++ "):
-                    rel = lines[i][4:].strip()
-                    rel = rel[2:] if rel.startswith("b/") else rel
-                i += 1
-            hunks = []
-            while i < len(lines) and lines[i].startswith("@@"):
-                m = re.match(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@",
-                             lines[i])
-                old = int(m.group(2) or 1)
-                new = int(m.group(4) or 1)
-                hdr, body, i = lines[i], [], i + 1
-                while old > 0 or new > 0:
-                    ln = lines[i]
-                    body.append(ln)
-                    if ln.startswith("\\"):
-                        i += 1
-                        continue
-                    if ln[0] in " -":
-                        old -= 1
-                    if ln[0] in " +":
-                        new -= 1
-                    i += 1
-                while i < len(lines) and lines[i].startswith("\\"):
-                    body.append(lines[i])
-                    i += 1
-                hunks.append((hdr, body, int(m.group(3))))
-            files.append((pre, rel, hunks))
-        else:
-            i += 1
-    return files
-
-
-def render(files, skip=()):
-    """The patch text without the hunks skip={(file index, hunk index)}."""
-    out = []
-    for fi, (pre, _, hunks) in enumerate(files):
-        keep = [h for hi, h in enumerate(hunks) if (fi, hi) not in skip]
-        if keep:
-            out += pre
-            for hdr, body, _ in keep:
-                out.append(hdr)
-                out += body
-    return "".join(out)
 
 
 def apply(tree, text, reverse=False):
@@ -348,7 +293,7 @@ class Matrix:
         self.patched_files = H.read_files(self.patched)
         self.series = napitest.series.names(os.path.join(H.PATCHES,
                                                          "series"))
-        self.parsed = [parse_patch(os.path.join(H.PATCHES, p))
+        self.parsed = [napitest.patches.parse(os.path.join(H.PATCHES, p))
                        for p in self.series]
         self.apply_states()
         self.all_hunks = self.locate_hunks()

@@ -30,6 +30,7 @@ import os
 import re
 import sys
 
+import napitest.patches
 import napitest.series
 
 # The repository: napitest/ is kernel-src/napitest (or a link to it).
@@ -81,36 +82,20 @@ def subject_of(lines):
 
 
 def parse_patch(path):
-    """[Hunk] of one git format-patch file."""
+    """[Hunk] of one git format-patch file (napitest.patches.parse())."""
     name = os.path.basename(path)
     pnum = name[:4].lstrip("0") or "0"
     with open(path, encoding="utf-8", errors="surrogateescape") as f:
-        lines = f.read().split("\n")
-    subject = subject_of(lines)
-    hunks, i, rel = [], 0, None
-    while i < len(lines):
-        ln = lines[i]
-        if ln.startswith("+++ "):
-            rel = ln[4:].strip()
-            rel = rel[2:] if rel.startswith("b/") else rel
-        m = re.match(r"@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@", ln)
-        if m and rel:
-            old = int(m.group(1) if m.group(1) is not None else 1)
-            new = int(m.group(2) if m.group(2) is not None else 1)
-            body, i = [], i + 1
-            while (old > 0 or new > 0) and i < len(lines):
-                b = lines[i] if lines[i] else " "
-                if b[0] in " -":
-                    old -= 1
-                if b[0] in " +":
-                    new -= 1
-                if b[0] != "\\":
-                    body.append(b)
-                i += 1
+        subject = subject_of(f.read().split("\n"))
+    hunks = []
+    for _, rel, hs in napitest.patches.parse(path):
+        for hdr, body, _ in hs:
+            if rel is None:
+                continue
             hunks.append(Hunk(name, pnum, subject, len(hunks) + 1, rel,
-                              ln, body))
-            continue
-        i += 1
+                              hdr.rstrip("\n"),
+                              [ln.rstrip("\n") or " " for ln in body
+                               if not ln.startswith("\\")]))
     return hunks
 
 

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Applying a patch of the series with patch(1): the one definition of
-"no fuzz" (prepare-tree, series-check, the hunk matrix).
+"""A patch of the series: its files and hunks (parse(), render(): the hunk
+matrix, and napitest.hunks for the locator), and applying it with patch(1):
+the one definition of "no fuzz" (prepare-tree, series-check, the hunk
+matrix).
 
 Exact (the default): --fuzz=0, and any offset, fuzz, failed, ignored or
 reversed hunk or malformed input in patch's output makes the application
@@ -21,6 +23,75 @@ PATCH = ["patch", "-p1", "--fuzz=0", "--no-backup-if-mismatch"]
 NOT_EXACT = re.compile(r"offset|fuzz|succeeded at|FAILED|ignored|reversed|"
                        r"previously applied|malformed|can't find|garbage|"
                        r"No such file|missing header", re.I)
+
+HUNK = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+
+
+def parse(path):
+    """A git format-patch file, file by file: [(preamble lines, path,
+    [(hunk header, body lines, new-side start line)])].  Every line is as
+    in the file, newline included, so that render() writes the patch back.
+    A blank line in a hunk is a context line whose space an editor
+    stripped; "\\ No newline at end of file" lines stay in the body."""
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        lines = f.readlines()
+    files, i = [], 0
+    while i < len(lines):
+        if not lines[i].startswith("diff --git "):
+            i += 1
+            continue
+        pre, rel = [lines[i]], None
+        i += 1
+        while i < len(lines) and not lines[i].startswith(("@@",
+                                                          "diff --git ")):
+            pre.append(lines[i])
+            if lines[i].startswith("+++ "):
+                rel = lines[i][4:].strip()
+                rel = rel[2:] if rel.startswith("b/") else rel
+            i += 1
+        hunks = []
+        while i < len(lines) and lines[i].startswith("@@"):
+            hunk, i = _hunk(lines, i)
+            hunks.append(hunk)
+        files.append((pre, rel, hunks))
+    return files
+
+
+def _hunk(lines, i):
+    """(header, body, new start) of the hunk at lines[i]; the next index."""
+    m = HUNK.match(lines[i])
+    if not m:
+        raise ValueError(f"malformed hunk header: {lines[i].strip()}")
+    old = int(m.group(2) if m.group(2) is not None else 1)
+    new = int(m.group(4) if m.group(4) is not None else 1)
+    hdr, body, i = lines[i], [], i + 1
+    while (old > 0 or new > 0) and i < len(lines):
+        ln = lines[i]
+        body.append(ln)
+        i += 1
+        kind = ln[0] if ln.strip("\r\n") else " "
+        if kind in " -":
+            old -= 1
+        if kind in " +":
+            new -= 1
+    while i < len(lines) and lines[i].startswith("\\"):
+        body.append(lines[i])
+        i += 1
+    return (hdr, body, int(m.group(3))), i
+
+
+def render(files, skip=()):
+    """The patch text of parse()'s files without the hunks skip={(file
+    index, hunk index)}; a file none of whose hunks is left goes too."""
+    out = []
+    for fi, (pre, _, hunks) in enumerate(files):
+        keep = [h for hi, h in enumerate(hunks) if (fi, hi) not in skip]
+        if keep:
+            out += pre
+            for hdr, body, _ in keep:
+                out.append(hdr)
+                out += body
+    return "".join(out)
 
 
 def command(tree, patch=None, reverse=False, dry_run=False, exact=True):

@@ -331,6 +331,33 @@ class TestResultsAndPatches(Fixture):
         self.assertEqual(hs[0].subject, "net: a")
         self.assertEqual(hs[1].old_start, 10)
 
+    def test_patch_files_and_hunks_render_back(self):
+        from napitest import patches
+        p = os.path.join(self.dir, "0002-y.patch")
+        body = ("diff --git a/f.c b/f.c\n--- a/f.c\n+++ b/f.c\n"
+                "@@ -1,3 +1,3 @@\n a;\n\n-b;\n+c;\n"
+                "@@ -10,2 +10,2 @@\n-d;\n+e;\n f;\n"
+                "diff --git a/g.c b/g.c\n--- a/g.c\n+++ b/g.c\n"
+                "@@ -5 +5 @@\n-x\n\\ No newline at end of file\n+y\n"
+                "\\ No newline at end of file\n")
+        write(p, "From y\nSubject: [PATCH] y\n\n---\n" + body +
+              "-- \n2.39.2\n")
+        files = patches.parse(p)
+        self.assertEqual([(rel, [(h[0].strip(), h[2]) for h in hs])
+                          for _, rel, hs in files],
+                         [("f.c", [("@@ -1,3 +1,3 @@", 1),
+                                   ("@@ -10,2 +10,2 @@", 10)]),
+                          ("g.c", [("@@ -5 +5 @@", 5)])])
+        # the blank line is context: the first hunk ends at +c;
+        self.assertEqual(files[0][2][0][1], [" a;\n", "\n", "-b;\n",
+                                             "+c;\n"])
+        self.assertEqual(files[1][2][0][1][-1],
+                         "\\ No newline at end of file\n")
+        self.assertEqual(patches.render(files), body)
+        # without f.c's second hunk; without g.c's only one, g.c goes
+        self.assertNotIn("@@ -10,2", patches.render(files, {(0, 1)}))
+        self.assertNotIn("g.c", patches.render(files, {(1, 0)}))
+
 
 class TestCompilerOutput(unittest.TestCase):
     """napitest.compiler over a failed ninja build's recorded output."""
