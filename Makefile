@@ -106,11 +106,11 @@ check-all: configure ## also the expensive checks (CTest label expensive)
 
 # What make check and make check-all run once built: the banner, CTest, the
 # verdict (through CHECK_CACHED).
-check-run:
+check-run: ## (internal) what make check runs once built (replayed when nothing changed)
 	@cat '$(BANNER)'; $(call RUN_CTEST,$(VERDICT_ARGS)); \
 	$(if $(KSRC),$(if $(LABEL),,$(SELF_TESTS);)) exit $$rc
 
-check-all-run:
+check-all-run: ## (internal) the same for make check-all
 	@cat '$(BANNER)'; $(call RUN_CTEST,); exit $$rc
 
 # The banner (kernel-src/tree-info): what is tested, on every run; it also
