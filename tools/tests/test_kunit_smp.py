@@ -218,3 +218,86 @@ class HeadlineTest(unittest.TestCase):
         bad = self.m.verdict({("base", "rt"): b,
                               ("patched", "rt"): self.PATCHED})
         self.assertIn("does not exercise", bad[0])
+
+
+class SyncCopyTest(unittest.TestCase):
+    """kunit/sync-copy: the one copy per kernel flavour switches trees so
+    that kbuild rebuilds exactly what differs."""
+
+    def setUp(self):
+        self.m = load("sync-copy")
+        self.tmp = tempfile.mkdtemp(prefix="napitest-sync-copy-")
+        self.a = os.path.join(self.tmp, "a")
+        self.b = os.path.join(self.tmp, "b")
+        self.copy = os.path.join(self.tmp, "copy")
+        files = {"Makefile": "all:\n", "net/core/dev.c": "patched\n",
+                 "net/core/gone.c": "only in a\n", "gone/x.h": "x\n",
+                 "include/same.h": "same\n"}
+        for rel, text in files.items():
+            p = os.path.join(self.a, rel)
+            os.makedirs(os.path.dirname(p), exist_ok=True)
+            with open(p, "w") as f:
+                f.write(text)
+        os.symlink("same.h", os.path.join(self.a, "include", "link.h"))
+        # b: a's files as hard links (as prepared trees share src/), then
+        # one changed file of the same size, one new, two removed.
+        shutil.copytree(self.a, self.b, symlinks=True,
+                        copy_function=os.link)
+        os.unlink(os.path.join(self.b, "net/core/dev.c"))
+        with open(os.path.join(self.b, "net/core/dev.c"), "w") as f:
+            f.write("base!!!\n")
+        os.unlink(os.path.join(self.b, "net/core/gone.c"))
+        shutil.rmtree(os.path.join(self.b, "gone"))
+        with open(os.path.join(self.b, "net/core/new.c"), "w") as f:
+            f.write("new\n")
+        # the copy holds a (cp -al), its files all older than the build
+        shutil.copytree(self.a, self.copy, symlinks=True,
+                        copy_function=os.link)
+        for root, _, fs in os.walk(self.a):
+            for f in fs:
+                os.utime(os.path.join(root, f), (1000, 1000),
+                         follow_symlinks=False)
+        os.utime(os.path.join(self.b, "net/core/dev.c"), (1000, 1000))
+        with open(os.path.join(self.copy, ".napitest-copy-of"), "w") as f:
+            f.write(self.a + "\n")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def test_switch_rebuilds_what_differs(self):
+        n = self.m.sync(self.b, self.copy)
+        dev = os.path.join(self.copy, "net/core/dev.c")
+        with open(dev) as f:
+            self.assertEqual(f.read(), "base!!!\n")
+        # newer than any object built from a: kbuild recompiles it
+        self.assertGreater(os.stat(dev).st_mtime, 2000)
+        # a new file, not b's inode: the copy never writes into a tree
+        self.assertNotEqual(os.stat(dev).st_ino,
+                            os.stat(os.path.join(self.b,
+                                                 "net/core/dev.c")).st_ino)
+        # unchanged files keep their inode and mtime: nothing rebuilds
+        same = os.path.join(self.copy, "include/same.h")
+        self.assertEqual(os.stat(same).st_ino, os.stat(
+            os.path.join(self.b, "include/same.h")).st_ino)
+        self.assertEqual(os.readlink(os.path.join(self.copy,
+                                                  "include/link.h")),
+                         "same.h")
+        self.assertTrue(os.path.exists(os.path.join(self.copy,
+                                                    "net/core/new.c")))
+        self.assertFalse(os.path.lexists(os.path.join(self.copy,
+                                                      "net/core/gone.c")))
+        self.assertFalse(os.path.lexists(os.path.join(self.copy, "gone")))
+        self.assertTrue(os.path.exists(os.path.join(self.copy,
+                                                    ".napitest-copy-of")))
+        # a's own file is untouched
+        with open(os.path.join(self.a, "net/core/dev.c")) as f:
+            self.assertEqual(f.read(), "patched\n")
+        self.assertEqual(n, {"same": 3, "replaced": 2, "removed": 2})
+
+    def test_switch_back_is_idempotent(self):
+        self.m.sync(self.b, self.copy)
+        self.m.sync(self.a, self.copy)
+        n = self.m.sync(self.a, self.copy)
+        self.assertEqual(n["replaced"] + n["removed"], 0)
+        with open(os.path.join(self.copy, "net/core/gone.c")) as f:
+            self.assertEqual(f.read(), "only in a\n")
