@@ -213,6 +213,21 @@ class HeadlineTest(unittest.TestCase):
                                   ("patched", "rt"): p})
             self.assertEqual(bad, [f"patched rt: {key}=1, expected 0"])
 
+    def test_post_flush_warn_counted_other_splats_named(self):
+        with open(LOG) as f:
+            console = f.read()
+        # no build objects: nothing is taken as known, both 8250 splats
+        # are named; the post-flush WARN is counted, by name
+        warn, other = self.m.count_splats(console, "/nonexistent")
+        self.assertEqual(warn, 1)
+        self.assertEqual(len(other), 2)
+        self.assertTrue(all("spinlock_rt.c:46" in h for h in other))
+        bad = self.m.verdict({("base", "rt"): dict(self.BASE,
+                                                   other_splats="2"),
+                              ("patched", "rt"): self.PATCHED})
+        self.assertEqual(len(bad), 1)
+        self.assertIn("base rt: 2 splat(s) other than the post-flush", bad[0])
+
     def test_base_without_ipis_means_the_flood_tests_nothing(self):
         b = dict(self.BASE, received_rps="3")
         bad = self.m.verdict({("base", "rt"): b,
@@ -301,3 +316,40 @@ class SyncCopyTest(unittest.TestCase):
         self.assertEqual(n["replaced"] + n["removed"], 0)
         with open(os.path.join(self.copy, "net/core/gone.c")) as f:
             self.assertEqual(f.read(), "only in a\n")
+
+
+class HeadlineVerdictTest(unittest.TestCase):
+    """make verdicts' two headline claims read the real-kernel table."""
+
+    def setUp(self):
+        import sys
+        sys.path.insert(0, os.path.join(TOP, "hunk-matrix"))
+        self.m = load_script(os.path.join("hunk-matrix", "verdicts.py"),
+                             "hm_verdicts")
+        base = dict(HeadlineTest.BASE, rps_call_ipis="2049",
+                    defer_call_ipis="31", tree="/c/base-6.1", kernel="6.1.192",
+                    date="2026-12-02T03:00:00Z")
+        patched = dict(HeadlineTest.PATCHED, rps_call_ipis="0",
+                       defer_call_ipis="0", tree="/c/patched-6.1",
+                       kernel="6.1.192", date="2026-12-02T03:10:00Z")
+        self.hl = {("base", "rt"): base, ("patched", "rt"): patched}
+
+    def test_not_run_without_the_table(self):
+        for hl in ({}, {("patched", "rt"): self.hl[("patched", "rt")]}):
+            warn, ipi = self.m.headline_verdicts(hl, [])
+            self.assertTrue(warn[0].startswith("not run"), warn[0])
+            self.assertTrue(ipi[0].startswith("not run"), ipi[0])
+
+    def test_holds_with_the_counts(self):
+        warn, ipi = self.m.headline_verdicts(self.hl, [])
+        want = ("holds in a PREEMPT_RT kernel under QEMU (2048 packets: "
+                "base 2080 IPIs / 1 WARN, patched 0 / 0)")
+        self.assertEqual(warn[0], want)
+        self.assertEqual(ipi[0], want)
+        self.assertIn("base-6.1, 6.1.192, 2026-12-02T03:00:00Z", warn[1])
+
+    def test_an_ipi_on_patched_does_not_hold(self):
+        self.hl[("patched", "rt")]["received_rps"] = "1"
+        warn, ipi = self.m.headline_verdicts(self.hl, [])
+        self.assertTrue(ipi[0].startswith("does not hold"), ipi[0])
+        self.assertTrue(warn[0].startswith("does not hold"), warn[0])
