@@ -14,12 +14,15 @@
 ##                     for git bisect run)
 ## SEED=N              make mutants: the mutants' seed
 ## JOBS=N              parallel jobs (default 2)
+## KUNIT_KERNELS=rt    make kunit-smp / kunit-headline: only these x86_64
+##                     kernels (default "rt preempt")
 
 TREE ?= patched
 BUILD ?= build
 SANITIZE ?= 0
 COVERAGE ?= 0
 JOBS ?= 2
+KUNIT_KERNELS ?= rt preempt
 CTEST_ARGS ?=
 # The variant a suite may key its expectation on (see CMakeLists.txt); with
 # KSRC it is unknown unless given, e.g. VARIANT=seed-yield.
@@ -247,12 +250,14 @@ kunit: build ## the KUnit suites under User-Mode Linux, then the differential ch
 # non-RT PREEMPT, lockdep and the atomic-sleep checks), splats fail the run.
 kunit-smp: build ## every KUnit suite in PREEMPT_RT and PREEMPT x86_64 kernels under qemu -smp 2; splats fail
 	@kunit/smp $(if $(KSRC),KSRC='$(KSRC_ABS)',--tree '$(TREE)') \
-		--out '$(abspath $(BUILD_DIR))/kunit-smp' --userspace '$(abspath $(BUILD_DIR))'
+		--kernels '$(KUNIT_KERNELS)' --out '$(abspath $(BUILD_DIR))/kunit-smp' \
+		--userspace '$(abspath $(BUILD_DIR))'
 
 # The cover letter's headline (IPIs, post-flush WARN) in real kernels:
 # base vs patched, RT and non-RT (kunit/headline).
 kunit-headline: ## the cover letter's IPI/WARN headline in real kernels, base vs patched
-	@kunit/headline --out '$(abspath $(BUILD))/kunit-smp' $(HEADLINE_ARGS)
+	@kunit/headline --out '$(abspath $(BUILD))/kunit-smp' \
+		--kernels '$(KUNIT_KERNELS)' $(HEADLINE_ARGS)
 
 # Every prefix of patches/series and series.as-posted: applies, kbuild of
 # dev.o/skbuff.o (and a forced-RT compile-only view), failing invariants.
