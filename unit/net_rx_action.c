@@ -126,6 +126,7 @@ static int setup(void **state)
 	napitest_boot(2);
 	test_dev.gro_flush_timeout = 0;
 	test_dev.napi_defer_hard_irqs = 0;
+	test_dev.rps_map_len = 0; /* rps_needed: reset by napitest_boot() */
 	napitest_napi_init(&napi_a, &test_dev, poll_a);
 	napitest_napi_init(&napi_b, &test_dev, poll_b);
 	napitest_napi_init(&napi_c, &test_dev, poll_c);
@@ -755,6 +756,60 @@ static void v52_netif_rx_task_context_delivers_at_bh_enable(void **state)
 	assert_no_warn();
 }
 
+/*
+ * V53: with RPS on (rps_needed, as store_rps_map() sets it), netif_rx()
+ * enqueues on the CPU that get_rps_cpu() picks from the device's rps_map
+ * and the packet is delivered there, not on the receiving CPU; with no
+ * target (no map: get_rps_cpu() returns -1) it stays on the receiving
+ * CPU and is delivered at netif_rx()'s own local_bh_enable().  Both
+ * directions (0 -> 1, 1 -> 0), so that neither "this CPU" nor "CPU 0"
+ * passes by coincidence.
+ */
+static void v53_netif_rx_steers(int from, int to)
+{
+	struct sk_buff *skb = sim_skb_alloc(&test_dev);
+	unsigned long d_to = sim_count(to, skbs_delivered);
+	unsigned long d_from = sim_count(from, skbs_delivered);
+
+	sim_switch_cpu(from);
+	skb->hash = 0x9e3779b9;
+	test_dev.rps_map_len = 1;
+	test_dev.rps_map_cpus[0] = to;
+	assert_int_equal(netif_rx(skb), NET_RX_SUCCESS);
+	assert_int_equal(skb->delivered_on_cpu, -1);
+	sim_run_all(10000);
+	assert_int_equal(skb->delivered_on_cpu, to);
+	assert_cpu_count_delta(to, skbs_delivered, d_to, 1);
+	assert_cpu_count_delta(from, skbs_delivered, d_from, 0);
+}
+
+static void v53_netif_rx_follows_rps_map(void **state)
+{
+#ifdef CONFIG_RPS
+	struct sk_buff *skb;
+#endif
+
+	(void)state;
+	require_definition(netif_rx);
+#ifndef CONFIG_RPS
+	skip(); /* without RPS netif_rx() has no steering */
+#else
+	static_branch_enable(&rps_needed);
+	v53_netif_rx_steers(0, 1);
+	v53_netif_rx_steers(1, 0);
+
+	/* No map: get_rps_cpu() has no target, the packet stays here. */
+	test_dev.rps_map_len = 0;
+	sim_switch_cpu(1);
+	skb = sim_skb_alloc(&test_dev);
+	skb->hash = 0x9e3779b9;
+	assert_int_equal(netif_rx(skb), NET_RX_SUCCESS);
+	assert_int_equal(skb->delivered_on_cpu, 1);
+	assert_int_equal(sim_skbs_outstanding(), 0);
+	assert_no_warn();
+#endif
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -800,6 +855,7 @@ int main(void)
 			v50_full_poll_flushes_only_old_gro_packets, setup),
 		cmocka_unit_test_setup(
 			v52_netif_rx_task_context_delivers_at_bh_enable, setup),
+		cmocka_unit_test_setup(v53_netif_rx_follows_rps_map, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

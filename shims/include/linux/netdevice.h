@@ -37,6 +37,12 @@ struct net_device {
 	unsigned int priv_flags;
 	const struct net_device_ops *netdev_ops;
 	struct netpoll_info *npinfo;
+	/*
+	 * RPS: rx queue 0's rps_map (struct rps_map's len and cpus[]), read
+	 * by get_rps_cpu() (shims/sim/net/core/dev.c); len 0 is no map.
+	 */
+	unsigned int rps_map_len;
+	u16 rps_map_cpus[NR_CPUS];
 };
 
 #define NET_RX_SUCCESS 0
@@ -56,7 +62,7 @@ static inline void dev_core_stats_rx_dropped_inc(struct net_device *dev)
 int sim_netif_receive_skb(struct sk_buff *skb, const char *file, int line);
 #define __netif_receive_skb(skb) sim_netif_receive_skb(skb, __FILE__, __LINE__)
 int netif_rx(struct sk_buff *skb);
-/* net/core/dev.c's RPS steering (shims/sim/net/core/dev.c): no map here. */
+/* net/core/dev.c's RPS steering (shims/sim/net/core/dev.c): the map arm. */
 struct rps_dev_flow;
 int get_rps_cpu(struct net_device *dev, struct sk_buff *skb,
 		struct rps_dev_flow **rflowp);

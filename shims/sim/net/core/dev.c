@@ -13,17 +13,31 @@ struct list_head ptype_base[PTYPE_HASH_SIZE];
 struct pernet_operations netdev_net_ops, loopback_net_ops, default_device_ops;
 
 /*
- * get_rps_cpu(): RPS steering by the device's rps_map and the flow
- * tables.  The simulated devices have neither (and nothing enables
- * rps_needed), so there is no target: -1, and netif_rx_internal() keeps
- * the packet on this CPU.  The suites steer with enqueue_to_backlog().
+ * get_rps_cpu(): RPS steering, its rps_map arm.  The simulated devices
+ * have one rx queue (skb_rx_queue_recorded() is false) and no RFS flow
+ * tables (rps_flow_table and rps_sock_flow_table stay NULL, *rflowp is
+ * left alone), so what the kernel does is: no map, or a zero hash, is no
+ * target (-1, netif_rx_internal() keeps the packet on this CPU);
+ * otherwise map->cpus[reciprocal_scale(hash, map->len)], if that CPU is
+ * online, else -1.  The map is the device's rps_map_len / rps_map_cpus
+ * (linux/netdevice.h); store_rps_map() enables rps_needed when it writes
+ * one, a test does both.
  */
 int get_rps_cpu(struct net_device *dev, struct sk_buff *skb,
 		struct rps_dev_flow **rflowp)
 {
-	(void)dev;
-	(void)skb;
+	u32 hash, tcpu;
+
 	(void)rflowp;
+	if (!dev->rps_map_len)
+		return -1;
+	hash = skb_get_hash(skb);
+	if (!hash)
+		return -1;
+	/* reciprocal_scale(hash, map->len) */
+	tcpu = dev->rps_map_cpus[((u64)hash * dev->rps_map_len) >> 32];
+	if (cpu_online(tcpu))
+		return tcpu;
 	return -1;
 }
 
