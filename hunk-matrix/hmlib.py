@@ -34,8 +34,8 @@ SCRATCH = os.environ.get("HM_SCRATCH", "/var/tmp/napitest-hunks")
 # Files a variant may differ in (the series touches the first three),
 # and the other file the manifest reads in every tree.
 TREE_FILES = ["Makefile", "include/linux/netdevice.h", "net/core/dev.c",
-              "net/core/skbuff.c", "kernel/softirq.c",
-              "include/linux/interrupt.h"]
+              "net/core/skbuff.c", "kernel/softirq.c", "kernel/smp.c",
+              "kernel/smpboot.c", "include/linux/interrupt.h"]
 # The manifest's file? entries: read when the tree has them (v6.9+).
 OPTIONAL_TREE_FILES = ["include/linux/netdevice_xmit.h", "include/net/rps.h",
                        "include/net/hotdata.h", "net/core/hotdata.c"]

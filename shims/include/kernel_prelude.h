@@ -40,6 +40,8 @@
 #include <trace/events/napi.h>
 #include <trace/events/irq.h>
 #include <trace/events/net.h>
+#include <trace/events/ipi.h>
+#include <trace/events/csd.h>
 #include <linux/timekeeping.h>
 #include <linux/skbuff.h>
 #include <linux/netdevice.h>

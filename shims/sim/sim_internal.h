@@ -20,13 +20,10 @@ unsigned int sim_nr_tasks(void);
 struct task_struct *sim_task(unsigned int i);
 bool sim_task_is_rt(const struct task_struct *p);
 void sim_schedule_rtlock(const char *file, int line);
-void send_call_function_single_ipi(int cpu);
-void sched_ttwu_pending(struct llist_node *llist);
 /* kernel/softirq.c */
 void sim_softirq_boot(int cpu);
 /* kernel/smp.c */
 void sim_dying_flush(int cpu);
-void __smp_call_single_queue(int cpu, struct llist_node *node);
 /* kernel/smpboot.c */
 unsigned int sim_smpboot_threads(int cpu, struct task_struct **t);
 bool sim_is_smpboot_thread(const struct task_struct *p);

@@ -49,8 +49,13 @@
 	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), \
 	 __atomic_exchange_n(ptr, v, __ATOMIC_SEQ_CST))
 
+#define ATOMIC_INIT(i) \
+	{              \
+		(i)    \
+	}
 #define atomic_read(v) READ_ONCE((v)->counter)
 #define atomic_set(v, i) WRITE_ONCE((v)->counter, (i))
+#define atomic_set_release(v, i) smp_store_release(&(v)->counter, (i))
 #define atomic_inc(v)                          \
 	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), \
 	 __atomic_fetch_add(&(v)->counter, 1, __ATOMIC_SEQ_CST))

@@ -3,12 +3,14 @@
  * Stands for include/linux/llist.h: the lock-less NULL-terminated list of
  * the call-single queue and the scheduler's wake list.  One simulated CPU
  * runs at a time, so llist_add()'s cmpxchg() loop and llist_del_all()'s
- * xchg() are single steps here; the simulator's users place the explorer
- * points and store-buffer drains those atomics are (shims/sim/kernel/smp.c).
+ * xchg() are single steps here: each an explorer point and, as a locked
+ * read-modify-write, a store-buffer drain (none in a simulator file that
+ * defines SIM_RAW_ONCE).
  */
 #ifndef SHIM_LINUX_LLIST_H
 #define SHIM_LINUX_LLIST_H
 
+#include <linux/compiler.h>
 #include <linux/smp_types.h>
 
 struct llist_head {
@@ -43,8 +45,12 @@ static inline bool llist_empty(const struct llist_head *head)
 	return head->first == NULL;
 }
 
-/* llist_add(): true if the list was empty before. */
-static inline bool llist_add(struct llist_node *new, struct llist_head *head)
+/*
+ * llist_add(): true if the list was empty before.  The point is the call
+ * site's (a macro), so that it names the tree's file:line.
+ */
+static inline bool __sim_llist_add(struct llist_node *new,
+				   struct llist_head *head)
 {
 	struct llist_node *first = head->first;
 
@@ -53,13 +59,19 @@ static inline bool llist_add(struct llist_node *new, struct llist_head *head)
 	return first == NULL;
 }
 
-static inline struct llist_node *llist_del_all(struct llist_head *head)
+#define llist_add(new, head) \
+	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), __sim_llist_add(new, head))
+
+static inline struct llist_node *__sim_llist_del_all(struct llist_head *head)
 {
 	struct llist_node *first = head->first;
 
 	head->first = NULL;
 	return first;
 }
+
+#define llist_del_all(head) \
+	(__EXPLORE_HOOK(), __EXPLORE_TSO_MB(), __sim_llist_del_all(head))
 
 /* lib/llist.c: the entries in the order they were added. */
 static inline struct llist_node *llist_reverse_order(struct llist_node *head)

@@ -28,6 +28,8 @@ unsigned int sim_check_preemption_disabled(const char *what1, const char *what2,
 	DEFINE_PER_CPU_ALIGNED(type, name)
 #define DECLARE_PER_CPU(type, name) extern __typeof__(type) name
 #define DECLARE_PER_CPU_ALIGNED(type, name) extern __typeof__(type) name
+#define DECLARE_PER_CPU_SHARED_ALIGNED(type, name) \
+	DECLARE_PER_CPU_ALIGNED(type, name)
 
 #define SHIFT_PERCPU_PTR(ptr, off) ((__typeof__(ptr))((uintptr_t)(ptr) + (off)))
 #define per_cpu_ptr(ptr, cpu) SHIFT_PERCPU_PTR(ptr, sim_percpu_offset[cpu])

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Stands for include/linux/smp.h and kernel/smp.c's single-call API.
- * smp_call_function_single_async() queues the csd on the target CPU's
- * call-single queue (an llist) and, when the queue was empty,
- * send_call_function_single_ipi() sends an IPI, unless the target idles
- * polling (set_nr_if_polling()).  The IPI is delivered when the target has
- * IRQs on (sim_deliver_ipi(); under the explorer at any such point), a
- * polling idle CPU flushes from its idle loop (sim_idle_flush()).
+ * Stands for include/linux/smp.h (with asm/smp.h's
+ * arch_send_call_function_single_ipi()) and kernel/sched/smp.h, the
+ * scheduler's side of kernel/smp.c.  kernel/smp.c itself is the tree's
+ * (kernel-src/manifest): smp_call_function_single_async() queues the csd
+ * on the target CPU's call_single_queue (an llist) and, when the queue was
+ * empty, send_call_function_single_ipi() sends an IPI, unless the target
+ * idles polling (call_function_single_prep_ipi(): set_nr_if_polling()).
+ * The IPI is delivered when the target has IRQs on (sim_deliver_ipi();
+ * under the explorer at any such point), a polling idle CPU flushes from
+ * its idle loop (sim_idle_flush()): shims/sim/kernel/smp.c.
  */
 #ifndef SHIM_LINUX_SMP_H
 #define SHIM_LINUX_SMP_H
@@ -23,8 +26,6 @@ struct __call_single_data {
 };
 typedef struct __call_single_data call_single_data_t;
 
-#define CSD_TYPE(_csd) ((_csd)->node.u_flags & CSD_FLAG_TYPE_MASK)
-
 #define CSD_INIT(_func, _info)                    \
 	(struct __call_single_data)               \
 	{                                         \
@@ -37,6 +38,24 @@ typedef struct __call_single_data call_single_data_t;
 	} while (0)
 
 int smp_call_function_single_async(int cpu, call_single_data_t *csd);
+
+/* asm/smp.h: the IPI (shims/sim/kernel/smp.c). */
+void arch_send_call_function_single_ipi(int cpu);
+/*
+ * kernel/smp.c with CONFIG_CSD_LOCK_WAIT_DEBUG (a no-op without it): the
+ * csd a CPU runs (shims/sim/kernel/smp.c).
+ */
+void csd_lock_record(call_single_data_t *csd);
+
+/* kernel/sched/smp.h (shims/sim/kernel/sched/core.c) */
+void sched_ttwu_pending(void *arg);
+bool call_function_single_prep_ipi(int cpu); /* 6.12 */
+void send_call_function_single_ipi(int cpu); /* 6.1 */
+void flush_smp_call_function_queue(void);
+
+/* linux/irq_work.h: no irq_work here (shims/sim/kernel/smp.c). */
+void irq_work_run(void);
+void irq_work_single(void *arg);
 
 /*
  * CONFIG_DEBUG_PREEMPT: smp_processor_id() is debug_smp_processor_id()

@@ -71,11 +71,11 @@ struct sim_cpu {
 	unsigned int rcu_read_nesting; /* rcu_read_lock() depth */
 	bool irqs_off;
 	bool softirq_ctrl_locked; /* RT: the BH lock and its RCU reader */
-	bool in_smp_call; /* running csd callbacks */
+	unsigned int in_csd_flush; /* in kernel/smp.c's flush of its queue */
+	bool in_smp_call; /* running a csd callback of that flush */
 	unsigned long softirq_pending; /* irq_stat.__softirq_pending */
 	struct task_struct *curr;
 	struct task_struct *idle;
-	struct llist_head call_single_queue; /* kernel/smp.c's, per CPU */
 	unsigned int ipi_pending; /* SIM_IPI_*: sent, not yet taken */
 	/*
 	 * Its idle loop polls TIF_NEED_RESCHED (TIF_POLLING_NRFLAG: mwait or

@@ -1,10 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Stands for kernel/smp.c: the call-single queue of each CPU (an llist),
- * smp_call_function_single_async() and its send path, and the flushes
- * that run the queue: the IPI handler, the idle loop, a dying CPU.  The
- * functions follow 6.1's line by line, with its names; not modelled: the
- * CSD_LOCK_WAIT_DEBUG variants (off in Debian's configs) and irq_work.
+ * What surrounds the tree's kernel/smp.c.  The call-single queue (the
+ * per-CPU call_single_queue), smp_call_function_single_async(),
+ * generic_exec_single(), __smp_call_single_queue(), the flushes
+ * (generic_smp_call_function_single_interrupt(),
+ * flush_smp_call_function_queue(), smpcfd_dying_cpu(), all through
+ * __flush_smp_call_function_queue() and its llist snapshot) and csd_unlock()
+ * are the tree's own, extracted (kernel-src/manifest).  Here only what
+ * cannot run in userspace:
+ *  - csd_lock_record(): CONFIG_CSD_LOCK_WAIT_DEBUG's record of the csd a
+ *    CPU runs (cur_csd), which counts the callbacks a flush runs;
+ *  - arch_send_call_function_single_ipi() (x86's
+ *    native_send_call_func_single_ipi()): the IPI, pending until the
+ *    target takes it;
+ *  - the target's side: the IPI's entry (sysvec_call_function_single()),
+ *    the idle loop's flush (do_idle()) and the dying CPU's
+ *    (take_cpu_down()), which call the tree's flushes;
+ *  - irq_work_run()/irq_work_single(): no irq_work is queued here.
  * The queue holds csds and, with TTWU_QUEUE, the wakeups of
  * try_to_wake_up() (CSD_TYPE_TTWU: shims/sim/kernel/sched/core.c).
  */
@@ -14,157 +26,48 @@
 #include "sim_internal.h"
 
 /*
- * __smp_call_single_queue(): llist_add() (a cmpxchg(): a full barrier on
- * x86) and, when the queue was empty, send_call_function_single_ipi().
+ * csd_lock_record() (kernel/smp.c, CONFIG_CSD_LOCK_WAIT_DEBUG; a no-op
+ * without it): the flush records the csd whose callback it runs, NULL
+ * after.  Here the record counts it (csd_run) and marks the callback's
+ * context (in_smp_call: what it raises, shims/sim/kernel/softirq.c); only
+ * inside a flush, not for generic_exec_single()'s local call.
  */
-void __smp_call_single_queue(int cpu, struct llist_node *node)
+void csd_lock_record(call_single_data_t *csd)
 {
-	explore_tso_mb();
-	if (llist_add(node, &sim_cpus[cpu].call_single_queue))
-		send_call_function_single_ipi(cpu);
-}
-
-/* csd_unlock(): the csd may be queued again from here on. */
-static void csd_unlock(call_single_data_t *csd)
-{
-	WARN_ON(!(csd->node.u_flags & CSD_FLAG_LOCK));
-	explore_tso_mb();
-	csd->node.u_flags = 0;
-}
-
-/* generic_exec_single(): the local CPU runs it at once with IRQs off. */
-static int generic_exec_single(int cpu, call_single_data_t *csd)
-{
-	if (cpu == sim_cpu_id()) {
-		smp_call_func_t func = csd->func;
-		void *info = csd->info;
-		bool flags = sim_this()->irqs_off;
-
-		csd_unlock(csd);
-		sim_this()->irqs_off = true;
-		func(info);
-		sim_this()->irqs_off = flags;
-		return 0;
-	}
-	if ((unsigned int)cpu >= nr_cpu_ids || !cpu_online(cpu)) {
-		csd_unlock(csd);
-		return -ENXIO;
-	}
-	__smp_call_single_queue(cpu, &csd->node.llist);
-	return 0;
-}
-
-/*
- * smp_call_function_single_async(): a csd still locked (queued, or its
- * callback not yet started) is not queued twice: -EBUSY.
- */
-int smp_call_function_single_async(int cpu, call_single_data_t *csd)
-{
-	int err;
-
-	explore_hook(__FILE__, __LINE__);
-	sim_this()->preempt_disable++;
-	if (csd->node.u_flags & CSD_FLAG_LOCK) {
-		err = -EBUSY;
-		goto out;
-	}
-	csd->node.u_flags = CSD_FLAG_LOCK;
-	err = generic_exec_single(cpu, csd);
-out:
-	sim_this()->preempt_disable--;
-	return err;
-}
-
-/*
- * __flush_smp_call_function_queue(): takes the whole queue at once
- * (llist_del_all(): what is queued from then on waits for the next IPI or
- * flush, which its llist_add() asks for), runs the SYNC callbacks, then
- * the ASYNC ones (unlocking each csd before its callback, so it may queue
- * itself again), then hands the wakeups to sched_ttwu_pending().
- */
-/*
- * &csd_next->node.llist in kernel/smp.c, where csd_next may be the NULL the
- * llist iterator ends on: the member is at offset 0, so the kernel's
- * expression is NULL too, but UBSan (make check SANITIZE=1) reports a
- * member access within a null pointer.  The same value, without it.
- */
-static struct llist_node *csd_llist(call_single_data_t *csd)
-{
-	return csd ? &csd->node.llist : NULL;
-}
-
-static void __flush_smp_call_function_queue(bool warn_cpu_offline)
-{
-	call_single_data_t *csd, *csd_next;
-	struct llist_node *entry, *prev;
-	static bool warned;
 	struct sim_cpu *c = sim_this();
 
-	lockdep_assert_irqs_disabled();
-	explore_tso_mb();
-	entry = llist_del_all(&c->call_single_queue);
-	entry = llist_reverse_order(entry);
-
-	if (unlikely(warn_cpu_offline && !cpu_online(sim_cpu_id()) && !warned &&
-		     entry != NULL)) {
-		warned = true;
-		WARN(1, "IPI on offline CPU %d\n", sim_cpu_id());
-	}
-
-	/* First: the SYNC callbacks (none of the code under test queues one). */
-	prev = NULL;
-	llist_for_each_entry_safe(csd, csd_next, entry, node.llist) {
-		if (CSD_TYPE(csd) == CSD_TYPE_SYNC) {
-			if (prev)
-				prev->next = csd_llist(csd_next);
-			else
-				entry = csd_llist(csd_next);
-			c->in_smp_call = true;
-			csd->func(csd->info);
-			c = sim_this();
-			c->in_smp_call = false;
-			csd_unlock(csd);
-		} else {
-			prev = &csd->node.llist;
-		}
-	}
-	if (!entry)
+	if (!c->in_csd_flush)
 		return;
+	c->in_smp_call = csd != NULL;
+	if (csd)
+		c->cnt.csd_run++;
+}
 
-	/* Second: every other callback. */
-	prev = NULL;
-	llist_for_each_entry_safe(csd, csd_next, entry, node.llist) {
-		int type = CSD_TYPE(csd);
+/*
+ * arch_send_call_function_single_ipi() (x86: native_send_call_func_single_ipi(),
+ * CALL_FUNCTION_SINGLE_VECTOR): pending on cpu until it takes it with
+ * IRQs on (sim_deliver_ipi()); counted as /proc/interrupts' CAL.
+ */
+void arch_send_call_function_single_ipi(int cpu)
+{
+	sim_cpus[cpu].ipi_pending |= SIM_IPI_CALL_FUNC;
+	sim_cpus[cpu].cnt.ipis++;
+}
 
-		if (type == CSD_TYPE_TTWU) {
-			prev = &csd->node.llist;
-			continue;
-		}
-		if (prev)
-			prev->next = csd_llist(csd_next);
-		else
-			entry = csd_llist(csd_next);
-		if (type == CSD_TYPE_ASYNC) {
-			smp_call_func_t func = csd->func;
-			void *info = csd->info;
+/* include/linux/irq_work.h: nothing queues an irq_work here. */
+void irq_work_run(void)
+{
+}
 
-			csd_unlock(csd);
-			c->cnt.csd_run++;
-			c->in_smp_call = true;
-			func(info);
-			c = sim_this();
-			c->in_smp_call = false;
-		}
-	}
-
-	/* Third: only CSD_TYPE_TTWU is left. */
-	if (entry)
-		sched_ttwu_pending(entry);
+void irq_work_single(void *arg)
+{
+	(void)arg;
+	WARN_ONCE(1, "irq_work on the call-single queue: not simulated\n");
 }
 
 /*
  * The IPIs pending for cpu arrive there as interrupts (IRQs on, not in
- * hardirq): the call-function IPI runs
+ * hardirq): the call-function IPI runs the tree's
  * generic_smp_call_function_single_interrupt() between irq_enter() and
  * irq_exit() (sysvec_call_function_single()); the reschedule IPI is
  * scheduler_ipi() (sysvec_reschedule_ipi(), no irq_enter()), which only
@@ -180,7 +83,9 @@ void sim_deliver_ipi(int cpu)
 	explore_tso_mb(); /* taken as serializing, as interrupt entry */
 	if (pending & SIM_IPI_CALL_FUNC) {
 		sim_hardirq_enter();
-		__flush_smp_call_function_queue(true);
+		c->in_csd_flush++;
+		generic_smp_call_function_single_interrupt();
+		sim_this()->in_csd_flush--;
 		sim_hardirq_exit();
 	}
 	/* The interrupted task: the interrupt return preempts it, if due. */
@@ -190,47 +95,40 @@ void sim_deliver_ipi(int cpu)
 }
 
 /*
- * The idle loop's flush (do_idle() -> flush_smp_call_function_queue()):
- * a polling idle CPU that set_nr_if_polling() woke takes the queue without
- * an interrupt, with IRQs off; the softirqs pending before the flush are
- * snapshotted and, if any is pending after it,
- * do_softirq_post_smp_call_flush() -- on RT the tree's own, with its
- * WARN_ON_ONCE -- deals with what the callbacks raised.
+ * The idle loop's flush (do_idle(), preemption disabled): a polling idle
+ * CPU that set_nr_if_polling() woke takes the queue without an interrupt
+ * through the tree's flush_smp_call_function_queue(), which runs it with
+ * IRQs off and hands what the callbacks raised to
+ * do_softirq_post_smp_call_flush() (on RT the tree's, with its
+ * WARN_ON_ONCE).
  */
 void sim_idle_flush(int cpu)
 {
 	int prev = sim_switch_cpu(cpu);
 	struct sim_cpu *c = sim_this();
-	unsigned int was_pending;
-	bool flags = c->irqs_off;
 
 	c->idle_need_resched = false;
-	if (llist_empty(&c->call_single_queue)) {
-		sim_switch_cpu(prev);
-		return;
-	}
-	c->irqs_off = true;
-	preempt_disable();
-	was_pending = local_softirq_pending();
-	__flush_smp_call_function_queue(true);
-	if (local_softirq_pending())
-		do_softirq_post_smp_call_flush(was_pending);
-	sim_this()->preempt_disable--;
-	sim_this()->irqs_off = flags;
+	c->preempt_disable++;
+	c->in_csd_flush++;
+	flush_smp_call_function_queue();
+	c = sim_this();
+	c->in_csd_flush--;
+	c->preempt_disable--;
 	sim_switch_cpu(prev);
 }
 
 /*
- * smpcfd_dying_cpu() (kernel/smp.c) on the outgoing CPU, from
- * take_cpu_down() with IRQs off: the callbacks still queued for it run
- * there (__flush_smp_call_function_queue(false)); what they raise stays
- * pending until the CPU is back.
+ * smpcfd_dying_cpu() (the tree's) on the outgoing CPU, from take_cpu_down()
+ * with IRQs off: the callbacks still queued for it run there; what they
+ * raise stays pending until the CPU is back.
  */
 void sim_dying_flush(int cpu)
 {
 	int prev = sim_switch_cpu(cpu);
 
-	__flush_smp_call_function_queue(false);
+	sim_this()->in_csd_flush++;
+	smpcfd_dying_cpu((unsigned int)cpu);
+	sim_this()->in_csd_flush--;
 	sim_switch_cpu(prev);
 }
 
@@ -239,7 +137,7 @@ bool sim_csd_pending(int cpu)
 {
 	struct llist_node *n;
 
-	for (n = sim_cpus[cpu].call_single_queue.first; n; n = n->next) {
+	for (n = per_cpu(call_single_queue, cpu).first; n; n = n->next) {
 		const struct __call_single_node *e =
 			container_of(n, struct __call_single_node, llist);
 
@@ -252,5 +150,5 @@ bool sim_csd_pending(int cpu)
 /* Anything in cpu's call-single queue: a csd or a queued wakeup. */
 bool sim_call_queue_pending(int cpu)
 {
-	return !llist_empty(&sim_cpus[cpu].call_single_queue);
+	return !llist_empty(&per_cpu(call_single_queue, cpu));
 }

@@ -6,8 +6,11 @@
  *                   (set_nr_if_polling()), the flush's llist snapshot,
  *                   wakeups queued for an idle CPU (ttwu_queue_wakelist(),
  *                   not on RT), and under the explorer an IPI at any point
- *                   where IRQs are on
+ *                   where IRQs are on; the csd is unlocked before its
+ *                   callback runs (it may queue itself again from there)
  *
+ * The queue, its send path and its flushes are the tree's kernel/smp.c
+ * (kernel-src/manifest): each test here also guards that code.
  * Each report names the call site: this file and the line.
  */
 #include "../sim_checks.h"
@@ -187,12 +190,59 @@ static void ipi_explorer_delivers_where_irqs_on(void **state)
 			ipi_seen & 4 ? " 2" : "", ipi_seen & 8 ? " 3" : "");
 }
 
+/*
+ * __flush_smp_call_function_queue() unlocks an async csd before its
+ * callback runs (csd_unlock(), then func()): the callback, or another CPU
+ * while it runs, may queue the same csd again, as trigger_rx_softirq()
+ * lets skb_attempt_defer_free() do once it has cleared
+ * sd->defer_ipi_scheduled.  Unlocked after the callback, that second
+ * smp_call_function_single_async() would get -EBUSY and the kick would be
+ * lost.
+ */
+static call_single_data_t csd_c;
+static unsigned int csd_c_runs;
+static int csd_c_requeue_err;
+
+static void csd_c_fn(void *info)
+{
+	int prev;
+
+	(void)info;
+	if (csd_c_runs++)
+		return;
+	prev = sim_switch_cpu(0);
+	csd_c_requeue_err = smp_call_function_single_async(1, &csd_c);
+	sim_switch_cpu(prev);
+}
+
+static void ipi_csd_unlocked_before_its_callback(void **state)
+{
+	(void)state;
+	INIT_CSD(&csd_c, csd_c_fn, NULL);
+	csd_c_runs = 0;
+	csd_c_requeue_err = 1;
+	sim_cpus[1].idle_poll = false;
+	assert_int_equal(smp_call_function_single_async(1, &csd_c), 0);
+	sim_deliver_ipi(1);
+	assert_int_equal(csd_c_runs, 1);
+	if (csd_c_requeue_err != 0)
+		fail_msg(
+			"smp_call_function_single_async() of a csd whose callback runs returned %d, expected 0: kernel/smp.c unlocks it before the callback",
+			csd_c_requeue_err);
+	assert_true(sim_csd_pending(1));
+	sim_run_cpu(1, 10);
+	assert_int_equal(csd_c_runs, 2);
+	assert_no_report();
+}
+
 const struct CMUnitTest sim_checks_smp[] = {
 	cmocka_unit_test_setup(ipi_polling_idle_cpu_gets_none, check_setup),
 	cmocka_unit_test_setup(ipi_halted_idle_cpu_gets_one_per_empty_queue,
 			       check_setup),
 	cmocka_unit_test_setup(ipi_remote_wakeup_queued_unless_rt, check_setup),
 	cmocka_unit_test_setup(ipi_explorer_delivers_where_irqs_on,
+			       check_setup),
+	cmocka_unit_test_setup(ipi_csd_unlocked_before_its_callback,
 			       check_setup),
 };
 const size_t sim_checks_smp_nr = ARRAY_SIZE(sim_checks_smp);

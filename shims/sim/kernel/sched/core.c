@@ -17,6 +17,7 @@
 #include <string.h>
 #include <ucontext.h>
 #include "sim_internal.h"
+#include "extracted/present.h"
 
 #define STACK_SIZE (128 * 1024)
 #define MAX_TASKS 64
@@ -116,15 +117,27 @@ static bool set_nr_if_polling(int cpu)
 	return true;
 }
 
-/* send_call_function_single_ipi() (kernel/sched/core.c). */
+/*
+ * call_function_single_prep_ipi() (kernel/sched/core.c, 6.12): the IPI is
+ * needed unless the target idles polling.
+ */
+bool call_function_single_prep_ipi(int cpu)
+{
+	/* else trace_sched_wake_idle_without_ipi() */
+	return !set_nr_if_polling(cpu);
+}
+
+#if !EXTRACTED_HAVE_send_call_function_single_ipi
+/*
+ * send_call_function_single_ipi() (kernel/sched/core.c, 6.1; later trees
+ * have it in kernel/smp.c, extracted, around the function above).
+ */
 void send_call_function_single_ipi(int cpu)
 {
-	if (set_nr_if_polling(cpu))
-		return; /* trace_sched_wake_idle_without_ipi() */
-	/* arch_send_call_function_single_ipi() */
-	sim_cpus[cpu].ipi_pending |= SIM_IPI_CALL_FUNC;
-	sim_cpus[cpu].cnt.ipis++;
+	if (call_function_single_prep_ipi(cpu))
+		arch_send_call_function_single_ipi(cpu);
 }
+#endif
 
 /*
  * resched_curr() of a remote CPU (kernel/sched/core.c): set
@@ -203,8 +216,9 @@ static void ttwu_queue(struct task_struct *p, int cpu)
 }
 
 /* sched_ttwu_pending() (kernel/sched/core.c): the queued wakeups, here. */
-void sched_ttwu_pending(struct llist_node *llist)
+void sched_ttwu_pending(void *arg)
 {
+	struct llist_node *llist = arg;
 	struct task_struct *p, *t;
 
 	llist_for_each_entry_safe(p, t, llist, wake_entry.llist) {
