@@ -127,6 +127,11 @@ static int setup(void **state)
 	test_dev.gro_flush_timeout = 0;
 	test_dev.napi_defer_hard_irqs = 0;
 	test_dev.rps_map_len = 0; /* rps_needed: reset by napitest_boot() */
+	napitest_napi_name_as(&napi_a, "napi_a", &test_dev);
+	napitest_napi_name_as(&napi_b, "napi_b", &test_dev);
+	napitest_napi_name_as(&napi_c, "napi_c", &test_dev);
+	napitest_napi_name_as(&napi_d, "napi_d", &test_dev);
+	napitest_napi_name_as(&napi_e, "napi_e", &test_dev);
 	napitest_napi_init(&napi_a, &test_dev, poll_a);
 	napitest_napi_init(&napi_b, &test_dev, poll_b);
 	napitest_napi_init(&napi_c, &test_dev, poll_c);
@@ -385,17 +390,17 @@ static void v8_task_irqs_off_schedule_wakes_ksoftirqd(void **state)
 	unsigned long wakeups = sim_count(0, wakeups);
 
 	(void)state;
-	assert_false(ksd->on_rq);
+	assert_value(ksd->on_rq, 0, "ksoftirqd/0 on the runqueue");
 	set_bit(NAPI_STATE_SCHED, &napi_a.state);
 	local_irq_disable();
 	____napi_schedule(sd, &napi_a);
 	local_irq_enable();
 
-	assert_true(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
+	assert_net_rx_pending(true);
 	assert_cpu_count_delta(0, wakeups, wakeups, 1);
-	assert_true(ksd->on_rq);
+	assert_value(ksd->on_rq, 1, "ksoftirqd/0 on the runqueue");
 	sim_run_all(1000);
-	assert_int_equal(a_polls, 1);
+	assert_value(a_polls, 1, "->poll() calls of napi_a");
 	assert_no_warn();
 }
 
@@ -410,10 +415,10 @@ static void v8_hardirq_schedule_no_ksoftirqd_wakeup(void **state)
 	sim_hardirq_enter();
 	____napi_schedule(sd, &napi_a);
 	assert_cpu_count_delta(0, wakeups, wakeups, 0);
-	assert_true(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
+	assert_net_rx_pending(true);
 	sim_hardirq_exit();
 	sim_run_all(1000);
-	assert_int_equal(a_polls, 1);
+	assert_value(a_polls, 1, "->poll() calls of napi_a");
 	assert_no_warn();
 }
 
@@ -430,9 +435,9 @@ static void v8_bh_disabled_schedule_no_ksoftirqd_wakeup(void **state)
 	____napi_schedule(sd, &napi_a);
 	local_irq_enable();
 	assert_cpu_count_delta(0, wakeups, wakeups, 0);
-	assert_true(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
+	assert_net_rx_pending(true);
 	local_bh_enable();
-	assert_int_equal(a_polls, 1);
+	assert_value(a_polls, 1, "->poll() calls of napi_a");
 	assert_no_warn();
 }
 
@@ -445,26 +450,27 @@ static void v8_bh_disabled_schedule_no_ksoftirqd_wakeup(void **state)
  */
 static void v35_schedule_prep_refuses_disabling_napi(void **state)
 {
-	struct softnet_data *sd = this_cpu_ptr(&softnet_data);
 	unsigned long raises = sim_count(0, net_rx_raises);
 
 	(void)state;
 	set_bit(NAPI_STATE_DISABLE, &napi_a.state);
-	assert_false(napi_schedule_prep(&napi_a));
-	assert_int_equal(napi_a.state, NAPIF_STATE_DISABLE);
+	assert_value(napi_schedule_prep(&napi_a), false,
+		     "napi_schedule_prep(napi_a)");
+	assert_napi_state_is(&napi_a, NAPIF_STATE_DISABLE);
 
 	/* napi_disable() holding SCHED: still refused, no MISSED either. */
 	set_bit(NAPI_STATE_SCHED, &napi_a.state);
-	assert_false(napi_schedule_prep(&napi_a));
-	assert_int_equal(napi_a.state, NAPIF_STATE_DISABLE | NAPIF_STATE_SCHED);
+	assert_value(napi_schedule_prep(&napi_a), false,
+		     "napi_schedule_prep(napi_a)");
+	assert_napi_state_is(&napi_a, NAPIF_STATE_DISABLE | NAPIF_STATE_SCHED);
 	clear_bit(NAPI_STATE_SCHED, &napi_a.state);
 
 	schedule_from_hardirq(&napi_a);
-	assert_int_equal(napi_a.state, NAPIF_STATE_DISABLE);
-	assert_true(list_empty(&sd->poll_list));
+	assert_napi_state_is(&napi_a, NAPIF_STATE_DISABLE);
+	assert_poll_list_empty(sim_this()->id);
 	assert_cpu_count_delta(0, net_rx_raises, raises, 0);
 	sim_run_all(1000);
-	assert_int_equal(a_polls, 0);
+	assert_value(a_polls, 0, "->poll() calls of napi_a");
 	assert_no_warn();
 }
 
@@ -484,11 +490,11 @@ static void v42_disable_pending_full_poll_completed_not_repolled(void **state)
 	set_bit(NAPI_STATE_DISABLE, &napi_c.state); /* napi_disable() */
 	run_net_rx_action_once();
 
-	assert_int_equal(c_polls, 1);
-	assert_int_equal(napi_c.state, NAPIF_STATE_DISABLE);
-	assert_true(list_empty(&sd->poll_list));
-	assert_false(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
-	assert_int_equal(sd->time_squeeze, 0);
+	assert_value(c_polls, 1, "->poll() calls of napi_c");
+	assert_napi_state_is(&napi_c, NAPIF_STATE_DISABLE);
+	assert_poll_list_empty(sim_this()->id);
+	assert_net_rx_pending(false);
+	assert_value(sd->time_squeeze, 0, "sd->time_squeeze");
 	assert_no_warn();
 }
 
@@ -510,15 +516,17 @@ static void v43_prefer_busy_poll_full_poll_rescheduled(void **state)
 	schedule_from_hardirq(&napi_c);
 	run_net_rx_action_until_idle();
 
-	assert_int_equal(c_polls, 2);
-	assert_int_equal(c_state_at[0],
-			 NAPIF_STATE_SCHED | NAPIF_STATE_PREFER_BUSY_POLL);
-	assert_int_equal(c_state_at[1], NAPIF_STATE_SCHED);
-	assert_int_equal(napi_c.state, 0);
-	assert_true(list_empty(&sd->poll_list));
-	assert_false(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
-	assert_int_equal(sd->time_squeeze, 0);
-	assert_false(napi_c.timer.armed);
+	assert_value(c_polls, 2, "->poll() calls of napi_c");
+	assert_state_word(c_state_at[0],
+			  NAPIF_STATE_SCHED | NAPIF_STATE_PREFER_BUSY_POLL,
+			  "state of napi_c at its first poll");
+	assert_state_word(c_state_at[1], NAPIF_STATE_SCHED,
+			  "state of napi_c at its second poll");
+	assert_napi_state_is(&napi_c, 0);
+	assert_poll_list_empty(sim_this()->id);
+	assert_net_rx_pending(false);
+	assert_value(sd->time_squeeze, 0, "sd->time_squeeze");
+	assert_value(napi_c.timer.armed, false, "napi_c->timer armed");
 	assert_no_warn();
 }
 
@@ -529,8 +537,6 @@ static void v43_prefer_busy_poll_full_poll_rescheduled(void **state)
  */
 static void v43_prefer_busy_poll_with_flush_timer_not_rescheduled(void **state)
 {
-	struct softnet_data *sd = this_cpu_ptr(&softnet_data);
-
 	(void)state;
 	test_dev.napi_defer_hard_irqs = 1;
 	test_dev.gro_flush_timeout = 20000;
@@ -539,12 +545,12 @@ static void v43_prefer_busy_poll_with_flush_timer_not_rescheduled(void **state)
 	schedule_from_hardirq(&napi_c);
 	run_net_rx_action_once();
 
-	assert_int_equal(c_polls, 1);
-	assert_int_equal(napi_c.state, 0);
-	assert_true(napi_c.timer.armed);
-	assert_int_equal(napi_c.timer.expires, 20000);
-	assert_true(list_empty(&sd->poll_list));
-	assert_false(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
+	assert_value(c_polls, 1, "->poll() calls of napi_c");
+	assert_napi_state_is(&napi_c, 0);
+	assert_value(napi_c.timer.armed, true, "napi_c->timer armed");
+	assert_value(napi_c.timer.expires, 20000, "napi_c->timer expiry (ns)");
+	assert_poll_list_empty(sim_this()->id);
+	assert_net_rx_pending(false);
 	assert_no_warn();
 }
 
@@ -570,18 +576,20 @@ static void v45_time_limit_ends_round_with_budget_left(void **state)
 	schedule_from_hardirq(&napi_e);
 	run_net_rx_action_once();
 
-	assert_int_equal(c_polls, 2);
-	assert_int_equal(sd->time_squeeze, 1);
-	assert_ptr_equal(sd->poll_list.next, &napi_e.poll_list);
-	assert_true(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
+	assert_value(c_polls, 2, "->poll() calls of napi_c");
+	assert_value(sd->time_squeeze, 1, "sd->time_squeeze");
+	assert_poll_list_first(sim_this()->id, &napi_e);
+	assert_net_rx_pending(true);
 
 	/* The next round polls all three; this time they complete. */
 	c_work_from_now(0);
 	c_tick = false;
 	run_net_rx_action_once();
-	assert_int_equal(c_polls, 5);
-	assert_true(list_empty(&sd->poll_list));
-	assert_int_equal(napi_c.state | napi_d.state | napi_e.state, 0);
+	assert_value(c_polls, 5, "->poll() calls of napi_c");
+	assert_poll_list_empty(sim_this()->id);
+	assert_napi_state_is(&napi_c, 0);
+	assert_napi_state_is(&napi_d, 0);
+	assert_napi_state_is(&napi_e, 0);
 	assert_no_warn();
 }
 
@@ -612,14 +620,17 @@ static void v46_process_backlog_sends_pending_rps_ipis_first(void **state)
 	schedule_from_hardirq(&napi_b);
 	run_net_rx_action_once();
 
-	assert_int_equal(a_polls, 1);
-	assert_int_equal(b_polls, 1);
+	assert_value(a_polls, 1, "->poll() calls of napi_a");
+	assert_value(b_polls, 1, "->poll() calls of napi_b");
 	assert_cpu_count(0, skbs_delivered, 1);
-	assert_true(b_saw_csd_to_1);
-	assert_ptr_equal(this_cpu_ptr(&softnet_data)->rps_ipi_list, NULL);
+	assert_value(b_saw_csd_to_1, true,
+		     "csd to CPU 1 queued before napi_b's poll");
+	assert_value(this_cpu_ptr(&softnet_data)->rps_ipi_list != NULL, false,
+		     "sd->rps_ipi_list not empty");
 	sim_run_all(1000);
 	assert_cpu_count(1, skbs_delivered, 1);
-	assert_int_equal(sim_skbs_outstanding(), 0);
+	assert_value(sim_skbs_outstanding(), 0,
+		     "packets neither delivered nor freed");
 	assert_no_warn();
 #else
 	(void)c;
@@ -636,26 +647,24 @@ static void v46_process_backlog_sends_pending_rps_ipis_first(void **state)
  */
 static void v48_poll_over_budget_reported_once(void **state)
 {
-	struct softnet_data *sd = this_cpu_ptr(&softnet_data);
-
 	(void)state;
 	c_work[0] = napi_c.weight + 1;
 	c_work[1] = napi_c.weight + 1;
 	c_work[2] = 0;
 	schedule_from_hardirq(&napi_c);
 	run_net_rx_action_once();
-	assert_int_equal(c_polls, 1);
-	assert_int_equal(sim_total().pr_warn_once, 1);
+	assert_value(c_polls, 1, "->poll() calls of napi_c");
+	assert_value(sim_total().pr_warn_once, 1, "pr_warn_once() lines");
 	assert_non_null(strstr(sim_last_pr_warn,
 			       "returned 65, exceeding its budget of 64."));
-	assert_ptr_equal(sd->poll_list.next, &napi_c.poll_list);
-	assert_true(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
+	assert_poll_list_first(sim_this()->id, &napi_c);
+	assert_net_rx_pending(true);
 
 	run_net_rx_action_once();
 	run_net_rx_action_once();
-	assert_int_equal(c_polls, 3);
-	assert_int_equal(sim_total().pr_warn_once, 1);
-	assert_true(list_empty(&sd->poll_list));
+	assert_value(c_polls, 3, "->poll() calls of napi_c");
+	assert_value(sim_total().pr_warn_once, 1, "pr_warn_once() lines");
+	assert_poll_list_empty(sim_this()->id);
 	assert_napi_state_clear(&napi_c, NAPI_STATE_SCHED);
 	assert_no_warn();
 }
@@ -670,30 +679,28 @@ static void v48_poll_over_budget_reported_once(void **state)
  */
 static void v49_rescheduled_full_poll_warned_not_repolled(void **state)
 {
-	struct softnet_data *sd = this_cpu_ptr(&softnet_data);
-
 	(void)state;
 	c_resched_first = true;
 	c_work[0] = napi_c.weight;
 	schedule_from_hardirq(&napi_c);
 	run_net_rx_action_once();
 
-	assert_int_equal(c_polls, 2);
-	assert_int_equal(sim_total().pr_warn_once, 1);
+	assert_value(c_polls, 2, "->poll() calls of napi_c");
+	assert_value(sim_total().pr_warn_once, 1, "pr_warn_once() lines");
 	assert_string_equal(sim_last_pr_warn,
 			    "sim0: Budget exhausted after napi rescheduled\n");
-	assert_int_equal(napi_c.state, 0);
-	assert_true(list_empty(&sd->poll_list));
-	assert_false(local_softirq_pending() & BIT(NET_RX_SOFTIRQ));
+	assert_napi_state_is(&napi_c, 0);
+	assert_poll_list_empty(sim_this()->id);
+	assert_net_rx_pending(false);
 
 	/* The same again: handled the same way, not reported again. */
 	c_polls = 0;
 	schedule_from_hardirq(&napi_c);
 	run_net_rx_action_once();
-	assert_int_equal(c_polls, 2);
-	assert_int_equal(sim_total().pr_warn_once, 1);
-	assert_int_equal(napi_c.state, 0);
-	assert_true(list_empty(&sd->poll_list));
+	assert_value(c_polls, 2, "->poll() calls of napi_c");
+	assert_value(sim_total().pr_warn_once, 1, "pr_warn_once() lines");
+	assert_napi_state_is(&napi_c, 0);
+	assert_poll_list_empty(sim_this()->id);
 	assert_no_warn();
 }
 
@@ -713,15 +720,18 @@ static void v50_full_poll_flushes_only_old_gro_packets(void **state)
 	schedule_from_hardirq(&napi_c);
 	napi_c.gro_bitmask = 1;
 	run_net_rx_action_once();
-	assert_int_equal(c_polls, 1);
-	assert_int_equal(sim_gro_flushes(true) - old, 1);
-	assert_int_equal(sim_gro_flushes(false) - all, 0);
-	assert_int_equal(napi_c.gro_bitmask, 1);
+	assert_value(c_polls, 1, "->poll() calls of napi_c");
+	assert_value(sim_gro_flushes(true) - old, 1,
+		     "napi_gro_flush(napi, true) calls");
+	assert_value(sim_gro_flushes(false) - all, 0,
+		     "napi_gro_flush(napi, false) calls");
+	assert_value(napi_c.gro_bitmask, 1, "napi_c->gro_bitmask");
 
 	run_net_rx_action_once();
-	assert_int_equal(c_polls, 2);
-	assert_int_equal(sim_gro_flushes(false) - all, 1);
-	assert_int_equal(napi_c.gro_bitmask, 0);
+	assert_value(c_polls, 2, "->poll() calls of napi_c");
+	assert_value(sim_gro_flushes(false) - all, 1,
+		     "napi_gro_flush(napi, false) calls");
+	assert_value(napi_c.gro_bitmask, 0, "napi_c->gro_bitmask");
 	assert_napi_state_clear(&napi_c, NAPI_STATE_SCHED);
 	assert_no_warn();
 }
@@ -741,18 +751,24 @@ static void v52_netif_rx_task_context_delivers_at_bh_enable(void **state)
 
 	(void)state;
 	require_definition(netif_rx);
-	assert_int_equal(netif_rx(skb), NET_RX_SUCCESS);
-	assert_int_equal(skb->delivered_on_cpu, 0);
+	assert_value(netif_rx(skb), NET_RX_SUCCESS,
+		     "netif_rx()'s return (NET_RX_SUCCESS: 0)");
+	assert_value(skb->delivered_on_cpu, 0,
+		     "CPU the packet was delivered on (-1: not yet)");
 	assert_cpu_count_delta(0, wakeups, wakeups, 0);
 
 	skb = sim_skb_alloc(&test_dev);
 	local_bh_disable();
-	assert_int_equal(netif_rx(skb), NET_RX_SUCCESS);
-	assert_int_equal(skb->delivered_on_cpu, -1);
+	assert_value(netif_rx(skb), NET_RX_SUCCESS,
+		     "netif_rx()'s return (NET_RX_SUCCESS: 0)");
+	assert_value(skb->delivered_on_cpu, -1,
+		     "CPU the packet was delivered on (-1: not yet)");
 	local_bh_enable();
-	assert_int_equal(skb->delivered_on_cpu, 0);
+	assert_value(skb->delivered_on_cpu, 0,
+		     "CPU the packet was delivered on (-1: not yet)");
 	assert_cpu_count_delta(0, wakeups, wakeups, 0);
-	assert_int_equal(sim_skbs_outstanding(), 0);
+	assert_value(sim_skbs_outstanding(), 0,
+		     "packets neither delivered nor freed");
 	assert_no_warn();
 }
 

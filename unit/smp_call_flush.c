@@ -52,9 +52,10 @@ static void run_rebalance_domains_h(struct softirq_action *h)
 	run_rebalance_domains_v();
 }
 
-#define run_rebalance_domains                                     \
-	__builtin_choose_expr(SOFTIRQ_HANDLER_TAKES_VOID,          \
-			      run_rebalance_domains_v, run_rebalance_domains_h)
+#define run_rebalance_domains                             \
+	__builtin_choose_expr(SOFTIRQ_HANDLER_TAKES_VOID, \
+			      run_rebalance_domains_v,    \
+			      run_rebalance_domains_h)
 
 static int setup(void **state)
 {

@@ -148,6 +148,9 @@ static inline void napitest_watch_cpus(unsigned int nr_cpus)
 			  "packets handed to the stack on CPU %u", cpu);
 		sim_watch(&c->skbs_freed, sizeof(c->skbs_freed),
 			  "packets freed on CPU %u", cpu);
+		sim_watch(&sim_cpus[cpu].softirq_pending,
+			  sizeof(sim_cpus[cpu].softirq_pending),
+			  "softirqs pending on CPU %u", cpu);
 	}
 }
 
@@ -180,6 +183,18 @@ static inline void napitest_napi_init(struct napi_struct *n,
 	n->dev = dev;
 	if (!sim_watch_of(&n->state))
 		sim_watch(&n->state, sizeof(n->state), "NAPI of %s", dev->name);
+}
+
+/*
+ * Name a test's NAPI in the assertions' messages ("napi_c of sim0"), before
+ * napitest_napi_init(): several NAPIs of one device are otherwise all
+ * "NAPI of sim0".
+ */
+static inline void napitest_napi_name_as(struct napi_struct *n,
+					 const char *name,
+					 const struct net_device *dev)
+{
+	sim_watch(&n->state, sizeof(n->state), "%s of %s", name, dev->name);
 }
 
 /*
@@ -474,6 +489,169 @@ static inline void napitest_assert_poll_list(int cpu, bool empty,
 	napitest_assert_poll_list(cpu, true, __FILE__, __LINE__)
 #define assert_poll_list_not_empty(cpu) \
 	napitest_assert_poll_list(cpu, false, __FILE__, __LINE__)
+
+/*
+ * Where the tree last changed the watched word at addr or, when the watch
+ * saw no change (set and reset outside the tree's code, between two of its
+ * hooks), the tree's line that ran last.
+ */
+static inline const char *napitest_where(const volatile void *addr, char *buf,
+					 size_t len)
+{
+	const struct sim_watch *w;
+	struct sim_site s;
+
+	sim_watch_sync();
+	w = sim_watch_of(addr);
+	if (w && w->changes)
+		return sim_watch_describe(addr, buf, len);
+	s = sim_watch_last_site();
+	if (s.file)
+		snprintf(buf, len, "the tree's last line run: %s:%d", s.file,
+			 s.line);
+	else
+		snprintf(buf, len, "the tree's code has not run");
+	return buf;
+}
+
+/* napi's whole state word is expect (NAPIF_STATE_* bits; 0: none set). */
+static inline void napitest_assert_state_is(const struct napi_struct *napi,
+					    unsigned long expect,
+					    const char *file, int line)
+{
+	char got[160], want[160], name[48], where[200];
+	unsigned long state = READ_ONCE(napi->state);
+
+	if (state == expect)
+		return;
+	print_error("ERROR: state of %s is %s, expected %s (%s)\n",
+		    napitest_napi_name(napi, name, sizeof(name)),
+		    napitest_state_names(state, got, sizeof(got)),
+		    napitest_state_names(expect, want, sizeof(want)),
+		    napitest_where(&napi->state, where, sizeof(where)));
+	_fail(file, line);
+}
+
+/* A NAPI state word the test kept (what: "state of napi_c at its poll"). */
+static inline void napitest_assert_state_word(unsigned long state,
+					      unsigned long expect,
+					      const char *what,
+					      const char *file, int line)
+{
+	char got[160], want[160];
+
+	if (state == expect)
+		return;
+	print_error("ERROR: %s: %s, expected %s\n", what,
+		    napitest_state_names(state, got, sizeof(got)),
+		    napitest_state_names(expect, want, sizeof(want)));
+	_fail(file, line);
+}
+
+#define assert_state_word(state, expect, what)                              \
+	napitest_assert_state_word((unsigned long)(state),                  \
+				   (unsigned long)(expect), what, __FILE__, \
+				   __LINE__)
+
+#define assert_napi_state_is(napi, expect)                                \
+	napitest_assert_state_is(napi, (unsigned long)(expect), __FILE__, \
+				 __LINE__)
+
+/* "NET_RX|TIMER" (kernel/softirq.c's softirq_to_name[]), or "none". */
+static inline const char *napitest_softirq_names(unsigned long pending,
+						 char *buf, size_t len)
+{
+	size_t n = 0;
+	unsigned int nr;
+
+	buf[0] = '\0';
+	for (nr = 0; nr < NR_SOFTIRQS && n < len; nr++)
+		if (pending & BIT(nr))
+			n += snprintf(buf + n, len - n, "%s%s", n ? "|" : "",
+				      softirq_to_name[nr]);
+	if (!n)
+		snprintf(buf, len, "none");
+	return buf;
+}
+
+/* Softirq nr (NET_RX_SOFTIRQ...) is pending on cpu, or not. */
+static inline void napitest_assert_softirq(int cpu, unsigned int nr,
+					   bool expect, const char *file,
+					   int line)
+{
+	unsigned long pending = READ_ONCE(sim_cpus[cpu].softirq_pending);
+	char names[120], where[200];
+
+	if (!!(pending & BIT(nr)) == expect)
+		return;
+	print_error(
+		"ERROR: %s_SOFTIRQ %s on CPU %d, expected %s (pending: %s; %s)\n",
+		softirq_to_name[nr], expect ? "not pending" : "pending", cpu,
+		expect ? "pending" : "not pending",
+		napitest_softirq_names(pending, names, sizeof(names)),
+		napitest_where(&sim_cpus[cpu].softirq_pending, where,
+			       sizeof(where)));
+	_fail(file, line);
+}
+
+#define assert_softirq_pending(cpu, nr) \
+	napitest_assert_softirq(cpu, nr, true, __FILE__, __LINE__)
+#define assert_softirq_not_pending(cpu, nr) \
+	napitest_assert_softirq(cpu, nr, false, __FILE__, __LINE__)
+/* On the current CPU: local_softirq_pending() & BIT(NET_RX_SOFTIRQ). */
+#define assert_net_rx_pending(expect)                                       \
+	napitest_assert_softirq(sim_this()->id, NET_RX_SOFTIRQ, !!(expect), \
+				__FILE__, __LINE__)
+
+/* The first NAPI on cpu's sd->poll_list is napi. */
+static inline void
+napitest_assert_poll_list_first(int cpu, const struct napi_struct *napi,
+				const char *file, int line)
+{
+	struct softnet_data *sd = &per_cpu(softnet_data, cpu);
+	char got[48], want[48];
+
+	if (sd->poll_list.next == &napi->poll_list)
+		return;
+	print_error(
+		"ERROR: first on sd->poll_list of CPU %d: %s, expected %s\n",
+		cpu,
+		list_empty(&sd->poll_list) ?
+			"nothing (empty)" :
+			napitest_napi_name(list_first_entry(&sd->poll_list,
+							    struct napi_struct,
+							    poll_list),
+					   got, sizeof(got)),
+		napitest_napi_name(napi, want, sizeof(want)));
+	_fail(file, line);
+}
+
+#define assert_poll_list_first(cpu, napi) \
+	napitest_assert_poll_list_first(cpu, napi, __FILE__, __LINE__)
+
+/*
+ * A value the test names (what: "->poll() calls of napi_c",
+ * "sd->time_squeeze on CPU 0", "netif_rx()'s return value") is expect;
+ * a failure names it and the tree's line that ran last:
+ *   ->poll() calls of napi_c: 2, expected 1 (the tree's last line run:
+ *   net/core/dev.c:6789)
+ */
+static inline void napitest_assert_value(long got, long expect,
+					 const char *what, const char *file,
+					 int line)
+{
+	char where[200];
+
+	if (got == expect)
+		return;
+	print_error("ERROR: %s: %ld, expected %ld (%s)\n", what, got, expect,
+		    napitest_where(NULL, where, sizeof(where)));
+	_fail(file, line);
+}
+
+#define assert_value(got, expect, what)                                    \
+	napitest_assert_value((long)(got), (long)(expect), what, __FILE__, \
+			      __LINE__)
 
 /* No WARN on any CPU; a failure names the first one and where it fired. */
 #define assert_no_warn()                                                 \

@@ -32,6 +32,8 @@ enum
  * work with both calls softirq_handler_call().
  */
 struct softirq_action;
+/* kernel/softirq.c's names ("NET_RX"...), from the tree. */
+extern const char *const softirq_to_name[NR_SOFTIRQS];
 
 #define local_softirq_pending() (sim_this()->softirq_pending)
 #define set_softirq_pending(x) (sim_this()->softirq_pending = (x))
