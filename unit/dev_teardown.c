@@ -69,26 +69,23 @@ static void device_irq_no_softirq(int cpu, struct napi_struct *napi)
  */
 static void v36_cpu_dead_moves_device_napi(void **state)
 {
-	struct softnet_data *sd0 = &per_cpu(softnet_data, 0);
-	struct softnet_data *sd1 = &per_cpu(softnet_data, 1);
-
 	(void)state;
 	device_irq_no_softirq(1, &dev_napi);
-	assert_ptr_equal(sd1->poll_list.next, &dev_napi.poll_list);
-	assert_true(sim_cpus[1].softirq_pending & BIT(NET_RX_SOFTIRQ));
+	assert_poll_list_first(1, &dev_napi);
+	assert_softirq_pending(1, NET_RX_SOFTIRQ);
 
 	sim_cpu_down(1, 0);
-	assert_true(list_empty(&sd1->poll_list));
-	assert_ptr_equal(sd0->poll_list.next, &dev_napi.poll_list);
+	assert_poll_list_empty(1);
+	assert_poll_list_first(0, &dev_napi);
 	assert_napi_state_set(&dev_napi, NAPI_STATE_SCHED);
-	assert_true(sim_cpus[0].softirq_pending & BIT(NET_RX_SOFTIRQ));
-	assert_int_equal(dev_polls, 0);
+	assert_softirq_pending(0, NET_RX_SOFTIRQ);
+	assert_value(dev_polls, 0, "->poll() calls of dev_napi");
 
 	sim_run_all(1000);
-	assert_int_equal(dev_polls, 1);
-	assert_int_equal(dev_poll_cpu, 0);
+	assert_value(dev_polls, 1, "->poll() calls of dev_napi");
+	assert_value(dev_poll_cpu, 0, "CPU dev_napi was polled on");
 	assert_napi_state_clear(&dev_napi, NAPI_STATE_SCHED);
-	assert_true(list_empty(&sd0->poll_list));
+	assert_poll_list_empty(0);
 	assert_no_warn();
 }
 
@@ -139,8 +136,10 @@ static void queue_both_devices(int cpu)
 #endif
 	for (i = NR_EACH; i < 2 * NR_EACH; i++)
 		enqueue_pair(cpu, i);
-	assert_int_equal(skb_queue_len(&sd->process_queue), 2 * NR_EACH);
-	assert_int_equal(skb_queue_len(&sd->input_pkt_queue), 2 * NR_EACH);
+	assert_value(skb_queue_len(&sd->process_queue), 2 * NR_EACH,
+		     "packets on sd->process_queue");
+	assert_value(skb_queue_len(&sd->input_pkt_queue), 2 * NR_EACH,
+		     "packets on sd->input_pkt_queue");
 	assert_cpu_count(cpu, skbs_delivered, 0);
 }
 
@@ -161,19 +160,28 @@ static void v41_cpu_dead_requeues_backlog_packets(void **state)
 	queue_both_devices(1);
 
 	sim_cpu_down(1, 0);
-	assert_true(skb_queue_empty(&sd1->process_queue));
-	assert_true(skb_queue_empty(&sd1->input_pkt_queue));
+	assert_value(skb_queue_len(&sd1->process_queue), 0,
+		     "packets left on the dead CPU 1's sd->process_queue");
+	assert_value(skb_queue_len(&sd1->input_pkt_queue), 0,
+		     "packets left on the dead CPU 1's sd->input_pkt_queue");
 #ifdef CONFIG_RPS
-	assert_int_equal(sd1->input_queue_head, sd1->input_queue_tail);
+	assert_value(
+		sd1->input_queue_head, sd1->input_queue_tail,
+		"CPU 1's sd->input_queue_head (expected: its input_queue_tail)");
 #endif
 	sim_run_all(1000);
 	for (i = 0; i < 2 * NR_EACH; i++) {
-		assert_int_equal(pkt_a[i]->delivered_on_cpu, 0);
-		assert_int_equal(pkt_b[i]->delivered_on_cpu, 0);
+		assert_value(
+			pkt_a[i]->delivered_on_cpu, 0,
+			"CPU a packet of dev_a was delivered on (-1: none)");
+		assert_value(
+			pkt_b[i]->delivered_on_cpu, 0,
+			"CPU a packet of dev_b was delivered on (-1: none)");
 	}
 	assert_cpu_count(0, skbs_delivered, 4 * NR_EACH);
 	assert_cpu_count(1, skbs_delivered, 0);
-	assert_int_equal(sim_skbs_outstanding(), 0);
+	assert_value(sim_skbs_outstanding(), 0,
+		     "packets neither delivered nor freed");
 	assert_no_warn();
 }
 
@@ -212,17 +220,28 @@ static void v51_cpu_dead_moves_tx_queues(void **state)
 	sim_cpus[0].softirq_pending &= ~BIT(NET_TX_SOFTIRQ);
 
 	sim_cpu_down(1, 0);
-	assert_ptr_equal(sd0->completion_queue, s0);
-	assert_ptr_equal(s0->next, s2);
-	assert_ptr_equal(s2->next, s1);
-	assert_null(s1->next);
-	assert_null(sd1->completion_queue);
-	assert_ptr_equal(sd0->output_queue, &qa);
-	assert_ptr_equal(qa_next_sched, &qb);
-	assert_ptr_equal(sd0->output_queue_tailp, &qb_next_sched);
-	assert_null(sd1->output_queue);
-	assert_ptr_equal(sd1->output_queue_tailp, &sd1->output_queue);
-	assert_true(sim_cpus[0].softirq_pending & BIT(NET_TX_SOFTIRQ));
+	assert_value(sd0->completion_queue == s0, true,
+		     "CPU 0's completion_queue starts with its own skb");
+	assert_value(
+		s0->next == s2, true,
+		"the dead CPU's newest skb follows CPU 0's in completion_queue");
+	assert_value(s2->next == s1, true,
+		     "the dead CPU's completion_queue keeps its order");
+	assert_value(s1->next == NULL, true,
+		     "the dead CPU's oldest skb ends completion_queue");
+	assert_value(sd1->completion_queue == NULL, true,
+		     "the dead CPU 1's completion_queue emptied");
+	assert_value(sd0->output_queue == (struct Qdisc *)&qa, true,
+		     "CPU 0's output_queue starts with its own qdisc");
+	assert_value(qa_next_sched == (struct Qdisc *)&qb, true,
+		     "the dead CPU's qdisc follows CPU 0's (next_sched)");
+	assert_value(sd0->output_queue_tailp == &qb_next_sched, true,
+		     "CPU 0's output_queue_tailp at the moved qdisc");
+	assert_value(sd1->output_queue == NULL, true,
+		     "the dead CPU 1's output_queue emptied");
+	assert_value(sd1->output_queue_tailp == &sd1->output_queue, true,
+		     "the dead CPU 1's output_queue_tailp reset");
+	assert_softirq_pending(0, NET_TX_SOFTIRQ);
 
 	/* net_tx_action() is not simulated: free them as it would. */
 	sd0->output_queue = NULL;
@@ -232,7 +251,8 @@ static void v51_cpu_dead_moves_tx_queues(void **state)
 		skb->next = NULL;
 		__kfree_skb(skb);
 	}
-	assert_int_equal(sim_skbs_outstanding(), 0);
+	assert_value(sim_skbs_outstanding(), 0,
+		     "packets neither delivered nor freed");
 	assert_no_warn();
 }
 
@@ -249,7 +269,8 @@ static void assert_freed_as(const struct sk_buff *skb, const char *how)
 	snprintf(reason_form, sizeof(reason_form), "%s_reason", how);
 	if (skb->freed_by && (!strcmp(skb->freed_by, reason_form) ||
 			      !strcmp(skb->freed_by, "kfree_skb_reason"))) {
-		assert_int_equal(skb->drop_reason, SKB_DROP_REASON_DEV_READY);
+		assert_value(skb->drop_reason, SKB_DROP_REASON_DEV_READY,
+			     "drop reason (SKB_DROP_REASON_DEV_READY)");
 		return;
 	}
 	assert_string_equal(skb->freed_by, how);
@@ -272,20 +293,29 @@ static void v37_flush_backlog_frees_only_unregistering_device(void **state)
 	queue_both_devices(0);
 	dev_a.reg_state = NETREG_UNREGISTERING;
 
-	assert_true(schedule_work_on(0, &per_cpu(flush_works, 0)));
+	assert_value(schedule_work_on(0, &per_cpu(flush_works, 0)), true,
+		     "schedule_work_on(0, flush_works of CPU 0)");
 	sim_run_cpu(0, 100);
-	assert_int_equal(sim_cpus[0].bh_disable, 0);
-	assert_false(sim_cpus[0].irqs_off);
-	assert_int_equal(sd->input_pkt_queue.lock.owner, -1);
+	assert_value(sim_cpus[0].bh_disable, 0,
+		     "BH-disable depth on CPU 0 after flush_backlog()");
+	assert_value(sim_cpus[0].irqs_off, false,
+		     "IRQs off on CPU 0 after flush_backlog()");
+	assert_value(
+		sd->input_pkt_queue.lock.owner, -1,
+		"CPU holding CPU 0's backlog lock after flush_backlog() (-1: none)");
 
 	for (i = 0; i < 2 * NR_EACH; i++) {
-		assert_int_equal(pkt_a[i]->freed_on_cpu, 0);
-		assert_int_equal(pkt_a[i]->delivered_on_cpu, -1);
+		assert_value(pkt_a[i]->freed_on_cpu, 0,
+			     "CPU a packet of dev_a was freed on (-1: none)");
+		assert_value(
+			pkt_a[i]->delivered_on_cpu, -1,
+			"CPU a packet of dev_a was delivered on (-1: none)");
 		assert_freed_as(pkt_a[i], i < NR_EACH ? "kfree_skb" :
 							"dev_kfree_skb_irq");
 	}
 	for (i = 0; i < 2 * NR_EACH; i++)
-		assert_int_equal(pkt_b[i]->freed_on_cpu, -1);
+		assert_value(pkt_b[i]->freed_on_cpu, -1,
+			     "CPU a packet of dev_b was freed on (-1: none)");
 
 	/* The owner reschedules the backlog: dev_b's packets are delivered. */
 	local_bh_disable();
@@ -293,15 +323,22 @@ static void v37_flush_backlog_frees_only_unregistering_device(void **state)
 	local_bh_enable();
 	sim_run_all(1000);
 	for (i = 0; i < 2 * NR_EACH; i++)
-		assert_int_equal(pkt_b[i]->delivered_on_cpu, 0);
+		assert_value(
+			pkt_b[i]->delivered_on_cpu, 0,
+			"CPU a packet of dev_b was delivered on (-1: none)");
 	assert_cpu_count(0, skbs_delivered, 2 * NR_EACH);
-	assert_true(skb_queue_empty(&sd->input_pkt_queue));
-	assert_true(skb_queue_empty(&sd->process_queue));
+	assert_value(skb_queue_len(&sd->input_pkt_queue), 0,
+		     "packets left on CPU 0's sd->input_pkt_queue");
+	assert_value(skb_queue_len(&sd->process_queue), 0,
+		     "packets left on CPU 0's sd->process_queue");
 #ifdef CONFIG_RPS
 	/* Every packet accounted: flushed or processed. */
-	assert_int_equal(sd->input_queue_head, sd->input_queue_tail);
+	assert_value(
+		sd->input_queue_head, sd->input_queue_tail,
+		"CPU 0's sd->input_queue_head (expected: its input_queue_tail)");
 #endif
-	assert_int_equal(sim_skbs_outstanding(), 0);
+	assert_value(sim_skbs_outstanding(), 0,
+		     "packets neither delivered nor freed");
 	assert_no_warn();
 }
 

@@ -54,14 +54,15 @@ static void v38_init_gro_hash_empties_every_bucket(void **state)
 				"expected 0",
 				i, (int)n->gro_hash[i].count);
 	}
-	assert_int_equal(n->gro_bitmask, 0);
+	assert_value(n->gro_bitmask, 0,
+		     "napi->gro_bitmask after init_gro_hash()");
 	test_free(n);
 }
 
 /* The NAPI as napi_schedule_prep() leaves it: SCHED set, off any list. */
 static void schedule_prep(void)
 {
-	assert_true(napi_schedule_prep(&napi));
+	assert_value(napi_schedule_prep(&napi), true, "napi_schedule_prep()");
 	assert_napi_state_set(&napi, NAPI_STATE_SCHED);
 }
 
@@ -79,22 +80,29 @@ static void v39_defer_hard_irqs_arms_flush_timer(void **state)
 	test_dev.gro_flush_timeout = FLUSH_TIMEOUT_NS;
 
 	schedule_prep();
-	assert_false(napi_complete_done(&napi, 1));
+	assert_value(napi_complete_done(&napi, 1), false,
+		     "napi_complete_done(napi, 1)");
 	assert_napi_state_clear(&napi, NAPI_STATE_SCHED);
-	assert_true(napi.timer.armed);
-	assert_int_equal(napi.timer.expires, FLUSH_TIMEOUT_NS);
-	assert_int_equal(napi.timer.starts, 1);
+	assert_value(napi.timer.armed, true, "napi->timer armed");
+	assert_value(napi.timer.expires, FLUSH_TIMEOUT_NS,
+		     "napi->timer expiry (ns, gro_flush_timeout)");
+	assert_value(napi.timer.starts, 1,
+		     "hrtimer_start() calls on napi->timer");
 
 	schedule_prep();
-	assert_false(napi_complete_done(&napi, 0));
-	assert_int_equal(napi.timer.starts, 2);
+	assert_value(napi_complete_done(&napi, 0), false,
+		     "napi_complete_done(napi, 0)");
+	assert_value(napi.timer.starts, 2,
+		     "hrtimer_start() calls on napi->timer");
 
 	hrtimer_cancel(&napi.timer);
 	schedule_prep();
-	assert_true(napi_complete_done(&napi, 0));
+	assert_value(napi_complete_done(&napi, 0), true,
+		     "napi_complete_done(napi, 0)");
 	assert_napi_state_clear(&napi, NAPI_STATE_SCHED);
-	assert_false(napi.timer.armed);
-	assert_int_equal(napi.timer.starts, 2);
+	assert_value(napi.timer.armed, false, "napi->timer armed");
+	assert_value(napi.timer.starts, 2,
+		     "hrtimer_start() calls on napi->timer");
 	assert_no_warn();
 }
 
@@ -107,21 +115,27 @@ static void v39_no_timeout_arms_no_timer(void **state)
 {
 	(void)state;
 	schedule_prep();
-	assert_true(napi_complete_done(&napi, 1));
+	assert_value(napi_complete_done(&napi, 1), true,
+		     "napi_complete_done(napi, 1)");
 	assert_napi_state_clear(&napi, NAPI_STATE_SCHED);
 	schedule_prep();
-	assert_true(napi_complete_done(&napi, 0));
-	assert_false(napi.timer.armed);
-	assert_int_equal(napi.timer.starts, 0);
+	assert_value(napi_complete_done(&napi, 0), true,
+		     "napi_complete_done(napi, 0)");
+	assert_value(napi.timer.armed, false, "napi->timer armed");
+	assert_value(napi.timer.starts, 0,
+		     "hrtimer_start() calls on napi->timer");
 
 	/* napi_defer_hard_irqs alone, without a timeout, defers nothing. */
 	test_dev.napi_defer_hard_irqs = 2;
 	schedule_prep();
-	assert_true(napi_complete_done(&napi, 1));
+	assert_value(napi_complete_done(&napi, 1), true,
+		     "napi_complete_done(napi, 1)");
 	assert_napi_state_clear(&napi, NAPI_STATE_SCHED);
-	assert_int_equal(napi.defer_hard_irqs_count, 1);
-	assert_false(napi.timer.armed);
-	assert_int_equal(napi.timer.starts, 0);
+	assert_value(napi.defer_hard_irqs_count, 1,
+		     "napi->defer_hard_irqs_count");
+	assert_value(napi.timer.armed, false, "napi->timer armed");
+	assert_value(napi.timer.starts, 0,
+		     "hrtimer_start() calls on napi->timer");
 	assert_no_warn();
 }
 
@@ -138,18 +152,23 @@ static void v47_complete_done_while_busy_polled_changes_nothing(void **state)
 	test_dev.gro_flush_timeout = FLUSH_TIMEOUT_NS;
 	schedule_prep();
 	set_bit(NAPI_STATE_IN_BUSY_POLL, &napi.state);
-	assert_false(napi_complete_done(&napi, 1));
-	assert_int_equal(napi.state,
-			 NAPIF_STATE_SCHED | NAPIF_STATE_IN_BUSY_POLL);
-	assert_int_equal(napi.defer_hard_irqs_count, 0);
+	assert_value(napi_complete_done(&napi, 1), false,
+		     "napi_complete_done(napi, 1)");
+	assert_napi_state_is(&napi,
+			     NAPIF_STATE_SCHED | NAPIF_STATE_IN_BUSY_POLL);
+	assert_value(napi.defer_hard_irqs_count, 0,
+		     "napi->defer_hard_irqs_count");
 
 	clear_bit(NAPI_STATE_IN_BUSY_POLL, &napi.state);
 	set_bit(NAPI_STATE_NPSVC, &napi.state);
-	assert_false(napi_complete_done(&napi, 1));
-	assert_int_equal(napi.state, NAPIF_STATE_SCHED | NAPIF_STATE_NPSVC);
-	assert_int_equal(napi.defer_hard_irqs_count, 0);
-	assert_false(napi.timer.armed);
-	assert_int_equal(napi.timer.starts, 0);
+	assert_value(napi_complete_done(&napi, 1), false,
+		     "napi_complete_done(napi, 1)");
+	assert_napi_state_is(&napi, NAPIF_STATE_SCHED | NAPIF_STATE_NPSVC);
+	assert_value(napi.defer_hard_irqs_count, 0,
+		     "napi->defer_hard_irqs_count");
+	assert_value(napi.timer.armed, false, "napi->timer armed");
+	assert_value(napi.timer.starts, 0,
+		     "hrtimer_start() calls on napi->timer");
 	assert_no_warn();
 }
 
@@ -166,22 +185,29 @@ static void v50_complete_flushes_gro_unless_flush_timeout(void **state)
 	(void)state;
 	napi.gro_bitmask = 1;
 	schedule_prep();
-	assert_true(napi_complete_done(&napi, 1));
-	assert_int_equal(sim_gro_flushes(false) - all, 1);
-	assert_int_equal(sim_gro_flushes(true) - old, 0);
-	assert_int_equal(napi.gro_bitmask, 0);
-	assert_false(napi.timer.armed);
+	assert_value(napi_complete_done(&napi, 1), true,
+		     "napi_complete_done(napi, 1)");
+	assert_value(sim_gro_flushes(false) - all, 1,
+		     "napi_gro_flush(napi, false) calls");
+	assert_value(sim_gro_flushes(true) - old, 0,
+		     "napi_gro_flush(napi, true) calls");
+	assert_value(napi.gro_bitmask, 0, "napi->gro_bitmask");
+	assert_value(napi.timer.armed, false, "napi->timer armed");
 
 	test_dev.gro_flush_timeout = FLUSH_TIMEOUT_NS;
 	napi.gro_bitmask = 1;
 	schedule_prep();
-	assert_true(napi_complete_done(&napi, 1));
-	assert_int_equal(sim_gro_flushes(false) - all, 1);
-	assert_int_equal(sim_gro_flushes(true) - old, 1);
-	assert_int_equal(napi.gro_bitmask, 1);
+	assert_value(napi_complete_done(&napi, 1), true,
+		     "napi_complete_done(napi, 1)");
+	assert_value(sim_gro_flushes(false) - all, 1,
+		     "napi_gro_flush(napi, false) calls");
+	assert_value(sim_gro_flushes(true) - old, 1,
+		     "napi_gro_flush(napi, true) calls");
+	assert_value(napi.gro_bitmask, 1, "napi->gro_bitmask");
 	assert_napi_state_clear(&napi, NAPI_STATE_SCHED);
-	assert_true(napi.timer.armed);
-	assert_int_equal(napi.timer.expires, FLUSH_TIMEOUT_NS);
+	assert_value(napi.timer.armed, true, "napi->timer armed");
+	assert_value(napi.timer.expires, FLUSH_TIMEOUT_NS,
+		     "napi->timer expiry (ns, gro_flush_timeout)");
 	assert_no_warn();
 }
 
@@ -206,13 +232,16 @@ static void v40_net_dev_init_stops_at_failing_step(void **state)
 		if (net_dev_init() != -ENOMEM)
 			fail_msg("net_dev_init() went on after %s() failed",
 				 steps[i]);
-		assert_int_equal(dev_boot_phase, 1);
-		assert_null(per_cpu(softnet_data, 0).backlog.poll);
+		assert_value(dev_boot_phase, 1, "dev_boot_phase");
+		assert_value(
+			per_cpu(softnet_data, 0).backlog.poll == NULL, true,
+			"CPU 0's backlog uninitialised (backlog.poll NULL)");
 	}
 	sim_reset(2);
-	assert_int_equal(net_dev_init(), 0);
-	assert_int_equal(dev_boot_phase, 0);
-	assert_non_null(per_cpu(softnet_data, 0).backlog.poll);
+	assert_value(net_dev_init(), 0, "net_dev_init()");
+	assert_value(dev_boot_phase, 0, "dev_boot_phase");
+	assert_value(per_cpu(softnet_data, 0).backlog.poll != NULL, true,
+		     "CPU 0's backlog initialised (backlog.poll set)");
 }
 
 int main(void)
