@@ -147,7 +147,8 @@ build: configure ## build every configuration (a failing one is reported by CTes
 # banner reports, is not in the key).  Otherwise: the banner, the build
 # (tools/build-report), then CTest and the verdict through run-suite
 # --check, which keeps their output if they passed; every test's own result
-# cache (tools/run-suite.c) still applies.  A failure is never kept.
+# cache (tools/run-suite.c) still applies.  A failure is never kept, nor a
+# run under make -i (which makes a failing check-run exit 0).
 RUN_SUITE_BIN := $(abspath $(BUILD_DIR))/napitest-run-suite
 CHECK_INPUTS := $(abspath $(BUILD_DIR))/results/check-inputs.txt
 CHECK_TREE = $(firstword $(CONF_TREES))
@@ -171,13 +172,16 @@ WRITE_CHECK_INPUTS = tree=$$(cut -d' ' -f1 $(CONF_STAMP)); \
 	  cat $(wildcard kernel-src/patches/*.patch kernel-src/patches/*/*.patch) | \
 		sed -n "s,^+++ b/,$$tree/,p"; echo "$$tree/Makefile"; \
 	} | sort -u >'$(CHECK_INPUTS).tmp' && mv '$(CHECK_INPUTS).tmp' '$(CHECK_INPUTS)'
-CHECK_CACHED = if [ -x '$(RUN_SUITE_BIN)' ] && \
+# Under make -i the sub-make's failures are ignored and check-run exits 0,
+# so such a run is neither kept nor answered from what was kept.
+CHECK_KEEP := $(if $(findstring i,$(firstword -$(MAKEFLAGS))),,$(RUN_SUITE_BIN))
+CHECK_CACHED = if [ -x '$(CHECK_KEEP)' ] && \
 		'$(RUN_SUITE_BIN)' $(call CHECK_KEY_ARGS,$(1)) --replay-only -- \
 		$(MAKE) --no-print-directory $(1)-run 2>/dev/null; then exit 0; fi; \
 	$(TREE_INFO) >'$(BANNER)' 2>&1 || { cat '$(BANNER)'; exit 1; }; \
 	$(PYTHON) tools/build-report build $(BUILD_DIR) $(JOBS) || exit $$?; \
 	mkdir -p '$(BUILD_DIR)/results' && $(WRITE_CHECK_INPUTS) || exit $$?; \
-	if [ -x '$(RUN_SUITE_BIN)' ]; then \
+	if [ -x '$(CHECK_KEEP)' ]; then \
 		'$(RUN_SUITE_BIN)' $(call CHECK_KEY_ARGS,$(1)) -- \
 			$(MAKE) --no-print-directory $(1)-run; \
 	else $(MAKE) --no-print-directory $(1)-run; fi

@@ -772,7 +772,7 @@ static bool cache_replay(const struct cache *c)
 	}
 	when[strcspn(when, "\n")] = 0;
 	if (c->check)
-		printf("make check: reused (cached): every test of this make check passed when run at %s, and nothing they depend on has changed since (binaries, build files, repository, tree files, system, environment); nothing was run again, the output of that run follows (NAPITEST_NO_CACHE=1 runs it all)\n",
+		printf("make check: reused (cached): this make check exited 0 when run at %s, and nothing it depends on has changed since (binaries, build files, repository, tree files, system, environment, make options); nothing was run again, the output of that run follows, its verdict included (NAPITEST_NO_CACHE=1 runs it all)\n",
 		       when);
 	else
 		printf("run-suite: reused (cached): this passed when run at %s, with the same binary, inputs and environment; not run again (NAPITEST_NO_CACHE=1 runs it)\n",

@@ -150,7 +150,7 @@ def test_check_replays_a_passing_run_and_says_from_when(harness, checkwork):
     assert (rc, runs) == (0, 1)
     first, rest = out.split("\n", 1)
     assert first.startswith(CHECK_REUSED)
-    assert re.search(r"passed when run at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ",
+    assert re.search(r"exited 0 when run at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ",
                      first)
     assert rest == "out\n"
     # Not a suite: no record for make results.
@@ -232,3 +232,15 @@ def test_make_check_keys_what_its_tests_and_build_depend_on(tmp_path):
     for part in ["-t deps |", "extracted/extract.d", "kernel-src/patches/",
                  '/Makefile"']:
         assert part in out, part
+
+
+def test_make_i_check_is_neither_kept_nor_replayed(tmp_path):
+    """Under make -i a failing check-run exits 0: such a run must not be
+    kept as a pass (nor answered from the cache), or the next plain make
+    check would replay it."""
+    root = os.path.dirname(os.path.dirname(HERE))
+    out = subprocess.run(["make", "-C", root, "-n", "-i", "check",
+                          f"BUILD={tmp_path / 'b'}"], capture_output=True,
+                         text=True, check=True).stdout
+    assert "--no-print-directory check-run" in out
+    assert not re.search(r"if \[ -x '[^']+napitest-run-suite' \]", out)
