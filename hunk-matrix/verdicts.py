@@ -429,7 +429,14 @@ def upstream_only():
     path = os.path.join(HERE, "verdicts.md")
     with open(path) as f:
         lines = f.read().split("\n")
-    rows = [i for i, ln in enumerate(lines) if re.match(r"^\| \d+ \| ", ln)]
+    # The claims table only: the first run of "| N | " rows (the prefix
+    # table further down has rows of the same shape).
+    rows = []
+    for i, ln in enumerate(lines):
+        if re.match(r"^\| \d+ \| ", ln):
+            if rows and i != rows[-1] + 1:
+                break
+            rows.append(i)
     if not rows:
         raise SystemExit(f"verdicts: {path}: no table (run make verdicts)")
     new = (f"| 0 | {UPSTREAM_CLAIM} | `{UPSTREAM_CMD}` | **{uv}** | "
