@@ -391,6 +391,30 @@ static void v25_kick_skips_scheduled_backlog(void **state)
 	assert_no_warn();
 }
 
+/*
+ * V54: an skb whose allocating CPU has gone offline is freed at once on
+ * the freeing CPU (skb_attempt_defer_free()'s nodefer path), not put on
+ * the offline CPU's defer_list, which nothing flushes while it is down.
+ */
+static void v54_offline_alloc_cpu_frees_locally(void **state)
+{
+	struct softnet_data *sd = &per_cpu(softnet_data, 1);
+	struct sk_buff *skb = alloc_on(1);
+
+	(void)state;
+	sim_cpu_down(1, 0);
+	sim_switch_cpu(0);
+	skb_attempt_defer_free(skb);
+	assert_int_equal(skb->freed_on_cpu, 0);
+	assert_null(READ_ONCE(sd->defer_list));
+	assert_int_equal(READ_ONCE(sd->defer_count), 0);
+	assert_cpu_count(0, skbs_freed, 1);
+	sim_cpu_up(1);
+	sim_run_all(10000);
+	assert_int_equal(sim_skbs_outstanding(), 0);
+	assert_no_warn();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -407,6 +431,8 @@ int main(void)
 		cmocka_unit_test_setup(v9_remote_destructor_warns_once, setup),
 		cmocka_unit_test_setup(v9_local_path_silent, setup),
 		cmocka_unit_test_setup(v25_kick_skips_scheduled_backlog, setup),
+		cmocka_unit_test_setup(v54_offline_alloc_cpu_frees_locally,
+				       setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
