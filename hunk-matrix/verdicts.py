@@ -95,6 +95,7 @@ def suite_statuses(variant):
     if r.returncode != 0 or not os.path.isdir(bdir):
         return None, (r.stdout + r.stderr).strip()[-300:]
     H.sh(["ctest", "-j2", "-LE", "expensive|self|kbuild|seed",
+          "--test-output-size-passed", "65536",
           "--output-junit", junit], cwd=bdir)
     invs = INV.load()
     out = {}
