@@ -175,6 +175,22 @@ def headline():
     return res
 
 
+def unfit_rows(rows):
+    """Why a headline row cannot decide a claim: its run had another splat
+    or a failing KUnit case, or it came from a tree other than the prepared
+    base/patched one (kunit/headline LABEL=PATH, e.g. a mutant)."""
+    why = []
+    for t, v in rows:
+        if v.get("other_splats") != "0":
+            why.append(f"{t}: {v.get('other_splats', '?')} other splat(s)")
+        if v.get("ktap") != "ok":
+            why.append(f"{t}: KTAP {v.get('ktap', '?')}")
+        if not os.path.basename(v.get("tree", "")).startswith(t + "-"):
+            why.append(f"{t}: row from {v.get('tree', '?')}, not the "
+                       f"prepared {t} tree")
+    return why
+
+
 def headline_verdicts(hl, kb):
     """The two Summary claims the real PREEMPT_RT kernel decides."""
     b, p = hl.get(("base", "rt")), hl.get(("patched", "rt"))
@@ -188,6 +204,11 @@ def headline_verdicts(hl, kb):
                  f"{fmt(kb, 'v16_')}"),
                 (why, "in the simulation: V16 asserts 0 csd/IPI on RT; "
                  "the counts need the real kernel"))
+    unfit = unfit_rows((("base", b), ("patched", p)))
+    if unfit:
+        why = ("not decided: the PREEMPT_RT run does not count ("
+               + "; ".join(unfit) + "; build/kunit-smp/headline.md)")
+        return ((why, "make kunit-headline"), (why, "make kunit-headline"))
     n = p["n"]
 
     def ipis(v):

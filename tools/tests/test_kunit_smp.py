@@ -328,9 +328,11 @@ class HeadlineVerdictTest(unittest.TestCase):
                              "hm_verdicts")
         base = dict(HeadlineTest.BASE, rps_call_ipis="2049",
                     defer_call_ipis="31", tree="/c/base-6.1", kernel="6.1.192",
+                    other_splats="0", ktap="ok",
                     date="2026-12-02T03:00:00Z")
         patched = dict(HeadlineTest.PATCHED, rps_call_ipis="0",
                        defer_call_ipis="0", tree="/c/patched-6.1",
+                       other_splats="0", ktap="ok",
                        kernel="6.1.192", date="2026-12-02T03:10:00Z")
         self.hl = {("base", "rt"): base, ("patched", "rt"): patched}
 
@@ -347,6 +349,17 @@ class HeadlineVerdictTest(unittest.TestCase):
         self.assertEqual(warn[0], want)
         self.assertEqual(ipi[0], want)
         self.assertIn("base-6.1, 6.1.192, 2026-12-02T03:00:00Z", warn[1])
+
+    def test_a_failed_or_foreign_row_decides_nothing(self):
+        for t, k, v in (("base", "other_splats", "1"),
+                        ("patched", "ktap", "FAIL"),
+                        ("patched", "tree", "/var/tmp/mutant")):
+            hl = {key: dict(row) for key, row in self.hl.items()}
+            hl[(t, "rt")][k] = v
+            warn, ipi = self.m.headline_verdicts(hl, [])
+            self.assertTrue(warn[0].startswith("not decided"), warn[0])
+            self.assertTrue(ipi[0].startswith("not decided"), ipi[0])
+            self.assertIn(t + ":", warn[0])
 
     def test_an_ipi_on_patched_does_not_hold(self):
         self.hl[("patched", "rt")]["received_rps"] = "1"
