@@ -105,7 +105,7 @@ static const uint32_t sha_k[64] = {
 	0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 };
 
-#define ROR(x, n)	(((x) >> (n)) | ((x) << (32 - (n))))
+#define ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
 
 static void sha256_block(struct sha256 *s, const unsigned char *p)
 {
@@ -117,20 +117,40 @@ static void sha256_block(struct sha256 *s, const unsigned char *p)
 		       (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
 	for (; i < 64; i++)
 		w[i] = w[i - 16] + w[i - 7] +
-		       (ROR(w[i - 15], 7) ^ ROR(w[i - 15], 18) ^ (w[i - 15] >> 3)) +
-		       (ROR(w[i - 2], 17) ^ ROR(w[i - 2], 19) ^ (w[i - 2] >> 10));
-	a = s->h[0]; b = s->h[1]; c = s->h[2]; d = s->h[3];
-	e = s->h[4]; f = s->h[5]; g = s->h[6]; h = s->h[7];
+		       (ROR(w[i - 15], 7) ^ ROR(w[i - 15], 18) ^
+			(w[i - 15] >> 3)) +
+		       (ROR(w[i - 2], 17) ^ ROR(w[i - 2], 19) ^
+			(w[i - 2] >> 10));
+	a = s->h[0];
+	b = s->h[1];
+	c = s->h[2];
+	d = s->h[3];
+	e = s->h[4];
+	f = s->h[5];
+	g = s->h[6];
+	h = s->h[7];
 	for (i = 0; i < 64; i++) {
 		t1 = h + (ROR(e, 6) ^ ROR(e, 11) ^ ROR(e, 25)) +
 		     ((e & f) ^ (~e & g)) + sha_k[i] + w[i];
 		t2 = (ROR(a, 2) ^ ROR(a, 13) ^ ROR(a, 22)) +
 		     ((a & b) ^ (a & c) ^ (b & c));
-		h = g; g = f; f = e; e = d + t1;
-		d = c; c = b; b = a; a = t1 + t2;
+		h = g;
+		g = f;
+		f = e;
+		e = d + t1;
+		d = c;
+		c = b;
+		b = a;
+		a = t1 + t2;
 	}
-	s->h[0] += a; s->h[1] += b; s->h[2] += c; s->h[3] += d;
-	s->h[4] += e; s->h[5] += f; s->h[6] += g; s->h[7] += h;
+	s->h[0] += a;
+	s->h[1] += b;
+	s->h[2] += c;
+	s->h[3] += d;
+	s->h[4] += e;
+	s->h[5] += f;
+	s->h[6] += g;
+	s->h[7] += h;
 }
 
 static void sha256_init(struct sha256 *s)
@@ -380,7 +400,9 @@ static void record_path(const char *build, const char *name, const char *ext,
 		safe[i] = (strchr("_.-", name[i]) ||
 			   (name[i] >= 'a' && name[i] <= 'z') ||
 			   (name[i] >= 'A' && name[i] <= 'Z') ||
-			   (name[i] >= '0' && name[i] <= '9')) ? name[i] : '_';
+			   (name[i] >= '0' && name[i] <= '9')) ?
+				  name[i] :
+				  '_';
 	safe[i] = 0;
 	snprintf(path, PATH_LEN, "%s/results/runs/%s.%s", build, safe, ext);
 }
@@ -463,7 +485,7 @@ static void user_paths(struct out *o, const char *s, size_t n)
 		end = (size_t)(hit - s) + fl;
 		put(o, s + i, (size_t)(hit - (s + i)));
 		if (end < n && path_char(s[end]))
-			put(o, hit, fl);	/* BUILD/tree2: another path */
+			put(o, hit, fl); /* BUILD/tree2: another path */
 		else
 			puts_(o, tree_to);
 		i = end;
@@ -564,8 +586,7 @@ static void key_stat(struct sha256 *s, const char *tag, const char *path)
 		key_st(s, tag, path, &st);
 }
 
-static bool excluded(const struct cache *c, const char *path,
-		     const char *name)
+static bool excluded(const struct cache *c, const char *path, const char *name)
 {
 	int i;
 
@@ -579,8 +600,8 @@ static bool excluded(const struct cache *c, const char *path,
 }
 
 /* Every file under path, in name order, by stat identity. */
-static void key_tree(struct sha256 *s, const struct cache *c,
-		     const char *path, int depth)
+static void key_tree(struct sha256 *s, const struct cache *c, const char *path,
+		     int depth)
 {
 	struct dirent **ents;
 	char sub[4096];
@@ -680,8 +701,9 @@ static void key_interpreter(struct sha256 *s, const char *script)
 	if (!interp)
 		return;
 	key_stat(s, "interpreter", interp);
-	if (!arg || strcmp(strrchr(interp, '/') ? strrchr(interp, '/') + 1 :
-			   interp, "env"))
+	if (!arg ||
+	    strcmp(strrchr(interp, '/') ? strrchr(interp, '/') + 1 : interp,
+		   "env"))
 		return;
 	/* env looks its argument up on PATH: the first one found runs. */
 	p = strdup(env ? env : "");
@@ -855,10 +877,11 @@ static bool add_opt(struct cache *c, const char *opt, const char *v)
 		const char *name;
 		size_t list, nr;
 	} opts[] = {
-#define OPT(n, l) { n, offsetof(struct cache, l), offsetof(struct cache, nr_##l) }
-		OPT("--input", inputs), OPT("--exclude", excludes),
+#define OPT(n, l) \
+	{ n, offsetof(struct cache, l), offsetof(struct cache, nr_##l) }
+		OPT("--input", inputs),	    OPT("--exclude", excludes),
 		OPT("--input-list", lists), OPT("--input-exec", execs),
-		OPT("--key", keys), OPT("--never-if", nevers),
+		OPT("--key", keys),	    OPT("--never-if", nevers),
 #undef OPT
 	};
 	size_t i;
@@ -941,7 +964,8 @@ int main(int argc, char **argv)
 
 	first = argc >= 3 ? parse_args(argc, argv, &cache) : -1;
 	if (first < 0) {
-		fprintf(stderr, "usage: run-suite BUILD NAME [--check] [--replay-only] [--input PATH] [--exclude PATH] [--input-list FILE] [--input-exec DIR] [--key STRING] [--never-if PATH] -- BINARY [ARGS]\n");
+		fprintf(stderr,
+			"usage: run-suite BUILD NAME [--check] [--replay-only] [--input PATH] [--exclude PATH] [--input-list FILE] [--input-exec DIR] [--key STRING] [--never-if PATH] -- BINARY [ARGS]\n");
 		return 2;
 	}
 	cmd = argv + first;
@@ -980,7 +1004,8 @@ int main(int argc, char **argv)
 	code = WIFSIGNALED(status) ? -WTERMSIG(status) : WEXITSTATUS(status);
 	if (!cache.check && (code == -SIGXCPU || code == -SIGKILL)) {
 		snprintf(num, sizeof(num), "%lu", (unsigned long)cpu_guard());
-		fprintf(stdout, "run-suite: hang (CPU-time guard): %s used %s s of CPU (NAPITEST_CPU_GUARD) and was stopped; this is the harness's guard, not a verdict on the tree\n",
+		fprintf(stdout,
+			"run-suite: hang (CPU-time guard): %s used %s s of CPU (NAPITEST_CPU_GUARD) and was stopped; this is the harness's guard, not a verdict on the tree\n",
 			argv[2], num);
 		fflush(stdout);
 	}
