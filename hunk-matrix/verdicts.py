@@ -23,6 +23,7 @@ import time
 
 import hmlib as H
 import napitest.cases as cases
+import napitest.headline as headline_tsv
 import napitest.invariants as INV
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -164,15 +165,7 @@ HEADLINE = os.path.join(H.ROOT, "build", "kunit-smp", "headline.tsv")
 def headline():
     """The real-kernel table of make kunit-headline (kunit/headline):
     {(tree, kernel): {counter: value}}, or {} when it has not run."""
-    res = {}
-    if os.path.exists(HEADLINE):
-        with open(HEADLINE) as f:
-            for line in f:
-                if line.startswith("#"):
-                    continue
-                t, k, rest = line.rstrip("\n").split("\t", 2)
-                res[(t, k)] = dict(kv.split("=", 1) for kv in rest.split())
-    return res
+    return headline_tsv.read(HEADLINE)[0]
 
 
 def unfit_rows(rows):

@@ -397,3 +397,22 @@ class TestCompilerOutput(unittest.TestCase):
                " -Werror", "extract: error: the manifest names definitions "
                "the tree lacks:"]
         self.assertEqual(compiler.first_error(out), out[2])
+
+
+class HeadlineTsvTest(unittest.TestCase):
+    """napitest.headline: the one reader of build/kunit-smp/headline.tsv."""
+
+    def test_rows_and_their_commands(self):
+        from napitest import headline
+        with tempfile.TemporaryDirectory() as d:
+            tsv = os.path.join(d, "headline.tsv")
+            self.assertEqual(headline.read(tsv), ({}, {}))
+            with open(tsv, "w") as f:
+                f.write("# base\trt\tkunit/headline --kernels rt\n"
+                        "base\trt\tn=2048 post_flush_warn=1 ktap=ok\n"
+                        "patched\trt\tn=2048 post_flush_warn=0\n")
+            rows, cmds = headline.read(tsv)
+        self.assertEqual(rows[("base", "rt")],
+                         {"n": "2048", "post_flush_warn": "1", "ktap": "ok"})
+        self.assertEqual(rows[("patched", "rt")]["post_flush_warn"], "0")
+        self.assertEqual(cmds, {("base", "rt"): "kunit/headline --kernels rt"})
