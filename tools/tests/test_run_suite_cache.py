@@ -64,6 +64,26 @@ def touch_later(path, text):
     path.write_text(text)
 
 
+def change_key(w, change, binary):
+    """Change one part of a run's key, as the tests of both modes name it;
+    the environment to run with."""
+    if change == "input":
+        touch_later(w / "in" / "a", "2\n")
+    elif change == "new-input":
+        (w / "in" / "b").write_text("new\n")
+    elif change == "listed":
+        touch_later(w / "dep", "y\n")
+    elif change == "binary":
+        touch_later(binary, binary.read_text() + "\n")
+    elif change == "env":
+        return {"NAPITEST_SEED": "7"}
+    elif change == "no-cache":
+        return {"NAPITEST_NO_CACHE": "1"}
+    else:
+        raise ValueError(change)
+    return {}
+
+
 def test_a_pass_is_reused_and_says_so(harness, work):
     rc, out, runs = run(harness, work)
     assert (rc, runs) == (0, 1) and REUSED not in out and "out" in out
@@ -76,19 +96,7 @@ def test_a_pass_is_reused_and_says_so(harness, work):
                                     "env", "no-cache"])
 def test_any_change_of_the_key_runs_again(harness, work, change):
     run(harness, work)
-    env = {}
-    if change == "input":
-        touch_later(work / "in" / "a", "2\n")
-    elif change == "new-input":
-        (work / "in" / "b").write_text("new\n")
-    elif change == "listed":
-        touch_later(work / "dep", "y\n")
-    elif change == "binary":
-        touch_later(work / "suite", (work / "suite").read_text() + "\n")
-    elif change == "env":
-        env = {"NAPITEST_SEED": "7"}
-    else:
-        env = {"NAPITEST_NO_CACHE": "1"}
+    env = change_key(work, change, work / "suite")
     rc, out, runs = run(harness, work, env)
     assert (rc, runs) == (0, 2) and REUSED not in out
 
@@ -165,27 +173,17 @@ def test_check_any_change_of_the_key_is_not_replayed(harness, checkwork,
     w = checkwork
     check(harness, w)
     env, key = {}, "k1"
-    if change == "input":
-        touch_later(w / "in" / "a", "2\n")
-    elif change == "new-input":
-        (w / "in" / "b").write_text("new\n")
-    elif change == "listed":
-        touch_later(w / "dep", "y\n")
-    elif change == "binary":
-        touch_later(w / "bin" / "suite-a", "#!/bin/sh\n\n")
-    elif change == "new-binary":
+    if change == "new-binary":
         (w / "bin" / "suite-b").write_text("#!/bin/sh\n")
         (w / "bin" / "suite-b").chmod(0o755)
     elif change == "key":
         key = "k2"
-    elif change == "env":
-        env = {"NAPITEST_SEED": "7"}
     elif change == "git":
         (w / ".git-maybe" / ".git").mkdir()
-    elif change == "no-cache":
-        env = {"NAPITEST_NO_CACHE": "1"}
-    else:
+    elif change == "command":
         touch_later(w / "suite", (w / "suite").read_text() + "\n")
+    else:
+        env = change_key(w, change, w / "bin" / "suite-a")
     rc, out, runs = check(harness, w, replay_only=True, extra_env=env,
                           key=key)
     assert (rc, out, runs) == (3, "", 1)
