@@ -4,8 +4,9 @@
   extract    the extractor: the manifest's definitions from a kernel tree
   manifest   kernel-src/manifest (and the seed trees' manifests)
   series     kernel-src/patches/*/series files
-  patches    applying a patch with no fuzz (prepare-tree, series-check,
-             the hunk matrix)
+  patches    a patch's files and hunks (the hunk matrix, hunks) and
+             applying it with no fuzz (prepare-tree, series-check, the
+             hunk matrix)
   kbuild     the tree's own kbuild in a scratch O= (series-check,
              kbuild-check)
   testresults    parsers of test outcomes: CTest's JUnit XML, cmocka's
