@@ -803,6 +803,25 @@ static unsigned long napitest_switches(struct task_struct *t)
 	return READ_ONCE(t->nvcsw) + READ_ONCE(t->nivcsw);
 }
 
+/*
+ * Wait until @t has been switched out since @before was read: a task's
+ * nvcsw/nivcsw count in __schedule() when it leaves the CPU, so a woken
+ * thread that already delivered the packet may not have counted yet.
+ * The bound is a hang guard, not a verdict.
+ */
+static unsigned long napitest_wait_switched(struct task_struct *t,
+					    unsigned long before)
+{
+	int i;
+
+	for (i = 0; i < NAPITEST_WAIT_LOOPS; i++) {
+		if (napitest_switches(t) > before)
+			break;
+		usleep_range(NAPITEST_WAIT_US, 2 * NAPITEST_WAIT_US);
+	}
+	return napitest_switches(t);
+}
+
 /* Non-RT form of V16: the remote CPU's backlog_napi thread, no IPI. */
 static void v16_remote_enqueue_wakes_remote_backlog_thread_no_ipi(struct kunit *test)
 {
@@ -839,7 +858,7 @@ static void v16_remote_enqueue_wakes_remote_backlog_thread_no_ipi(struct kunit *
 	KUNIT_EXPECT_EQ(test, kstat_softirqs_cpu(NET_RX_SOFTIRQ, 1), rx_before);
 	KUNIT_EXPECT_EQ(test, napitest_rcv_last_cpu(), 1);
 	KUNIT_EXPECT_PTR_EQ(test, napitest_rcv_last_task(), t);
-	KUNIT_EXPECT_GT(test, napitest_switches(t), sw_before);
+	KUNIT_EXPECT_GT(test, napitest_wait_switched(t, sw_before), sw_before);
 	set_cpus_allowed_ptr(current, cpu_possible_mask);
 #else
 	KUNIT_FAIL(test, "tree has no use_backlog_threads() (patch 14 not applied)");
@@ -879,7 +898,7 @@ static void v24_remote_defer_kick_wakes_remote_backlog_thread(struct kunit *test
 	KUNIT_EXPECT_EQ(test, sd->defer_ipi_scheduled, 0);
 	KUNIT_EXPECT_EQ_MSG(test, kstat_softirqs_cpu(NET_RX_SOFTIRQ, 1),
 			    rx_before, "defer kick went through NET_RX (csd path)");
-	KUNIT_EXPECT_GT(test, napitest_switches(t), sw_before);
+	KUNIT_EXPECT_GT(test, napitest_wait_switched(t, sw_before), sw_before);
 	set_cpus_allowed_ptr(current, cpu_possible_mask);
 #else
 	KUNIT_FAIL(test, "tree has no kick_defer_list_purge() (patches 13/14 not applied)");
