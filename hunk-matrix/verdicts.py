@@ -184,6 +184,24 @@ def unfit_rows(rows):
     return why
 
 
+def base_effects(v):
+    """" (+N WARN at FILE:LINE under FUNC(), ...)" naming base 6.1-rt's own
+    splats that kunit/headline counted by name in a row (BASE_EFFECTS: a
+    count "ROW" with its "ROW_at" = "file:line<frame(file)<..."), or ""."""
+    seen = []
+    for k, n in v.items():
+        at = v.get(k + "_at", "-")
+        if at == "-" or n == "0":
+            continue
+        loc, *frames = at.split("<")
+        fn = frames[0].split("(")[0] if frames else "?"
+        seen.append(f"+{n} WARN at {loc} under {fn}()")
+    if not seen:
+        return ""
+    return (" (" + ", ".join(seen) + ": base 6.1-rt's own, counted by "
+            "name in headline.md)")
+
+
 def headline_verdicts(hl, kb):
     """The two Summary claims the real PREEMPT_RT kernel decides."""
     b, p = hl.get(("base", "rt")), hl.get(("patched", "rt"))
@@ -212,7 +230,7 @@ def headline_verdicts(hl, kb):
     zero = (p["received_rps"] == "0" and p["post_flush_warn"] == "0")
     warn_seen = b["post_flush_warn"] != "0"
     fired = int(b["received_rps"]) > 0 and ipis(b) > 0
-    where = (f"{n} packets: base {seen(b)}, patched "
+    where = (f"{n} packets: base {seen(b)}{base_effects(b)}, patched "
              f"{ipis(p)} / {p['post_flush_warn']}")
     prov = ", ".join(f"{t}: {os.path.basename(v.get('tree', '?'))}, "
                      f"{v.get('kernel', '?')}, {v.get('date', '?')}"

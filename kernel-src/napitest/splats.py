@@ -104,25 +104,40 @@ def stack(s):
 
 def protected_functions(build):
     """Functions defined in net/ and kernel/softirq.c of the build, or None."""
+    where = defined_in(build)
+    return None if where is None else set(where)
+
+
+def defined_in(build):
+    """{function: source file} of the functions defined in net/ and
+    kernel/softirq.c of the build (read with nm from its objects), or None
+    when the objects are not there."""
     objs = glob.glob(os.path.join(build, "net", "**", "*.o"), recursive=True)
     objs = [o for o in objs if not o.endswith((".mod.o", "built-in.o"))]
     softirq = os.path.join(build, "kernel", "softirq.o")
     if not objs or not os.path.exists(softirq):
         return None
-    names = set()
-    for i in range(0, len(objs) + 1, 200):
-        chunk = objs[i:i + 200] + ([softirq] if i == 0 else [])
-        if not chunk:
-            continue
+    where = {}
+    objs.append(softirq)
+
+    def source(obj):
+        return os.path.relpath(obj, build)[:-2] + ".c"
+    for i in range(0, len(objs), 200):
+        chunk = objs[i:i + 200]
         r = subprocess.run(["nm", "--defined-only"] + chunk,
                            capture_output=True, text=True)
         if r.returncode != 0:
             return None
+        # nm names each file ("FILE:") only when given several
+        src = source(chunk[0])
         for line in r.stdout.splitlines():
+            if line.endswith(".o:"):
+                src = source(line[:-1])
+                continue
             f = line.split()
             if len(f) == 3 and f[1] in "tTwW":
-                names.add(f[2].split(".")[0])
-    return names
+                where.setdefault(f[2].split(".")[0], src)
+    return where
 
 
 def classify(s, protected):

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import tempfile
 import unittest
+from unittest import mock
 
 from .scripts import load_script
 
@@ -21,6 +22,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 RUN = os.path.join(TOP, "kunit", "run")
 LOG = os.path.join(HERE, "data", "kunit-console-rt.log")
+# The console of kunit/headline --trees base --kernels rt (6.1.192 +
+# rt-base, qemu -smp 2, 2026-12-02), from its KTAP header on: base's own
+# __raise_softirq_irqoff() WARN under enqueue_to_backlog(), then the
+# post-flush WARN, then the napitest-headline line.
+HEADLINE_BASE_LOG = os.path.join(HERE, "data",
+                                 "kunit-console-rt-headline-base.log")
 
 
 FAKE_KUNIT = """\
@@ -88,6 +95,29 @@ class SplatsTest(unittest.TestCase):
         name, why = self.m.classify(boot[0], self.protected | {"copy_process"})
         self.assertIn("serial8250_console_write", name)
         self.assertIsNone(why)
+
+    def test_defined_in_names_each_function_s_file(self):
+        # nm over several objects names each file; over one it does not
+        from napitest import splats as m
+        with tempfile.TemporaryDirectory() as b:
+            for rel, fn in (("net/core/dev", "enqueue_to_backlog"),
+                            ("net/core/skbuff", "skb_attempt_defer_free"),
+                            ("kernel/softirq", "__raise_softirq_irqoff")):
+                os.makedirs(os.path.join(b, os.path.dirname(rel)),
+                            exist_ok=True)
+                with open(os.path.join(b, rel + ".c"), "w") as f:
+                    f.write(f"int {fn}(void) {{ return 0; }}\n")
+                subprocess.run(["gcc", "-c", "-o", os.path.join(b, rel + ".o"),
+                                os.path.join(b, rel + ".c")], check=True)
+            self.assertEqual(m.defined_in(b), {
+                "enqueue_to_backlog": "net/core/dev.c",
+                "skb_attempt_defer_free": "net/core/skbuff.c",
+                "__raise_softirq_irqoff": "kernel/softirq.c"})
+            self.assertEqual(m.protected_functions(b), {
+                "enqueue_to_backlog", "skb_attempt_defer_free",
+                "__raise_softirq_irqoff"})
+            os.remove(os.path.join(b, "kernel", "softirq.o"))
+            self.assertIsNone(m.defined_in(b))
 
     def test_nothing_hidden_without_the_build(self):
         name, why = self.m.classify(self.splats[0], None)
@@ -218,8 +248,9 @@ class HeadlineTest(unittest.TestCase):
             console = f.read()
         # no build objects: nothing is taken as known, both 8250 splats
         # are named; the post-flush WARN is counted, by name
-        warn, other = self.m.count_splats(console, "/nonexistent")
+        warn, effects, other = self.m.count_splats(console, "/nonexistent")
         self.assertEqual(warn, 1)
+        self.assertEqual(effects, {})
         self.assertEqual(len(other), 2)
         self.assertTrue(all("spinlock_rt.c:46" in h for h in other))
         bad = self.m.verdict({("base", "rt"): dict(self.BASE,
@@ -227,6 +258,59 @@ class HeadlineTest(unittest.TestCase):
                               ("patched", "rt"): self.PATCHED})
         self.assertEqual(len(bad), 1)
         self.assertIn("base rt: 2 splat(s) other than the post-flush", bad[0])
+
+    def headline_console(self):
+        with open(HEADLINE_BASE_LOG) as f:
+            return f.read()
+
+    def test_base_raise_warn_counted_by_name_on_base(self):
+        # what nm finds in the build: the test case is part of dev.o
+        nm = {"enqueue_to_backlog": "net/core/dev.c",
+              "headline_remote_flood_cpu1_idle": "net/core/dev.c",
+              "__raise_softirq_irqoff": "kernel/softirq.c"}
+        with mock.patch.object(self.m.splats, "defined_in",
+                               lambda build: nm):
+            warn, effects, other = self.m.count_splats(
+                self.headline_console(), "/b", base=True)
+        self.assertEqual(warn, 1)
+        self.assertEqual(other, [])
+        self.assertEqual(effects, {"rps_raise_irqs_on_warn": (
+            1, "kernel/softirq.c:740<enqueue_to_backlog(net/core/dev.c)"
+            "<headline_remote_flood_cpu1_idle(net/core/dev.c)")})
+        row = dict(self.BASE, other_splats="0", rps_raise_irqs_on_warn="1")
+        self.assertEqual(self.m.verdict({("base", "rt"): row,
+                                         ("patched", "rt"): self.PATCHED}),
+                         [])
+
+    def test_base_raise_warn_without_objects_is_still_named(self):
+        warn, effects, other = self.m.count_splats(self.headline_console(),
+                                                   "/nonexistent", base=True)
+        self.assertEqual(other, [])
+        n, where = effects["rps_raise_irqs_on_warn"]
+        self.assertEqual(n, 1)
+        self.assertTrue(where.startswith("kernel/softirq.c:740<net/-frames-"
+                                         "unknown"), where)
+
+    def test_the_same_splat_fails_on_any_other_tree(self):
+        warn, effects, other = self.m.count_splats(self.headline_console(),
+                                                   "/nonexistent")
+        self.assertEqual((warn, effects), (1, {}))
+        self.assertEqual(len(other), 1)
+        self.assertIn("softirq.c:740 __raise_softirq_irqoff", other[0])
+        self.assertIn("stack: enqueue_to_backlog <", other[0])
+        bad = self.m.verdict({("base", "rt"): self.BASE,
+                              ("patched", "rt"): dict(self.PATCHED,
+                                                      other_splats="1")})
+        self.assertIn("patched rt: 1 splat(s) other than", bad[0])
+
+    def test_raise_warn_elsewhere_is_not_base_effect(self):
+        # the same WARN not under enqueue_to_backlog() is not the one named
+        console = self.headline_console().replace(
+            " enqueue_to_backlog+", " napi_schedule_prep+")
+        warn, effects, other = self.m.count_splats(console, "/nonexistent",
+                                                   base=True)
+        self.assertEqual(effects["rps_raise_irqs_on_warn"], (0, None))
+        self.assertEqual(len(other), 1)
 
     def test_base_without_ipis_means_the_flood_tests_nothing(self):
         b = dict(self.BASE, received_rps="3")
@@ -360,6 +444,20 @@ class HeadlineVerdictTest(unittest.TestCase):
             self.assertTrue(warn[0].startswith("not decided"), warn[0])
             self.assertTrue(ipi[0].startswith("not decided"), ipi[0])
             self.assertIn(t + ":", warn[0])
+
+    def test_base_effect_is_named_in_the_claim(self):
+        self.hl[("base", "rt")].update(
+            rps_raise_irqs_on_warn="1",
+            rps_raise_irqs_on_warn_at="kernel/softirq.c:740<enqueue_to_"
+            "backlog(net/core/dev.c)<headline_remote_flood_cpu1_idle("
+            "net/core/dev.c)")
+        warn, ipi = self.m.headline_verdicts(self.hl, [])
+        want = ("holds in a PREEMPT_RT kernel under QEMU (2048 packets: "
+                "base 2080 IPIs / 1 WARN (+1 WARN at kernel/softirq.c:740 "
+                "under enqueue_to_backlog(): base 6.1-rt's own, counted by "
+                "name in headline.md), patched 0 / 0)")
+        self.assertEqual(warn[0], want)
+        self.assertEqual(ipi[0], want)
 
     def test_an_ipi_on_patched_does_not_hold(self):
         self.hl[("patched", "rt")]["received_rps"] = "1"
