@@ -241,6 +241,25 @@ static int pc_site(void *pc, char *buf, size_t len)
 	return pc_sites(&pc, 1, 0, "", buf, len);
 }
 
+/*
+ * No hook saw the word change: its value was the same at each of them
+ * since sim_watch().  The code may still have changed it and put it back
+ * between two hooks (a plain store, then another): say so, and which line
+ * of the tree ran last.
+ */
+static void unchanged(char *buf, size_t len)
+{
+	static const char same[] =
+		"the same at every hook since it was watched (a change "
+		"undone between two hooks is not seen)";
+
+	if (last_site.file)
+		snprintf(buf, len, "%s; the tree's last line run: %s:%d", same,
+			 site_name(&last_site), last_site.line);
+	else
+		snprintf(buf, len, "%s; the tree's code has not run", same);
+}
+
 const char *sim_watch_describe(const volatile void *addr, char *buf, size_t len)
 {
 	const struct sim_watch *w;
@@ -251,7 +270,7 @@ const char *sim_watch_describe(const volatile void *addr, char *buf, size_t len)
 	if (!w)
 		snprintf(buf, len, "not watched");
 	else if (!w->changes)
-		snprintf(buf, len, "unchanged since boot");
+		unchanged(buf, len);
 	else if (pc_site(w->before_pc, b, sizeof(b)) &&
 		 pc_site(w->after_pc, a, sizeof(a)) && strcmp(a, b)) {
 		/* Frame 0 is sim_watch_point(), 1 the hook after the change. */

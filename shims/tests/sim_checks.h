@@ -44,5 +44,6 @@ SIM_CHECKS_AREA(smp_processor_id);
 SIM_CHECKS_AREA(list_debug);
 SIM_CHECKS_AREA(smp);
 SIM_CHECKS_AREA(explore);
+SIM_CHECKS_AREA(watch);
 
 #endif /* SHIM_TESTS_SIM_CHECKS_H */

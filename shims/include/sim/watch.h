@@ -57,7 +57,9 @@ void sim_watch_sync(void);
 const struct sim_watch *sim_watch_of(const volatile void *addr);
 /*
  * "last changed on CPU 1 after net/core/dev.c:6144, before
- * net/core/dev.c:6160" (or "never changed since boot"); returns buf.
+ * net/core/dev.c:6160", or, when no hook saw it change, "the same at every
+ * hook since it was watched (...); the tree's last line run: FILE:LINE";
+ * returns buf.
  */
 const char *sim_watch_describe(const volatile void *addr, char *buf,
 			       size_t len);
