@@ -224,6 +224,48 @@ class Summary(unittest.TestCase):
                       "error: implicit declaration", text)
         self.assertIn("1 other check(s) failed", lines[-1])
 
+    def test_hunk_wording(self):
+        """The hunks the tree lacks or alters, said in plain words: "the
+        tree lacks patch 14 hunk 8 (...) at FILE:LINE" under V18 and "the
+        tree lacks 14.8; it alters 3.1" in the closing legend, never
+        "lacks or alters 14.8 missing"."""
+        v = load_script(os.path.join("tools", "verdict"), "verdict")
+        ref = {g.hunk: g.on_patched for g in invariants.load_guards()}
+        located = {h.id: v.HL.Located(ref.get(h.id, "present"))
+                   for h in v.HL.series_hunks()}
+        self.assertEqual(located["11.1"].status, "present")
+        located["14.8"] = v.HL.Located("missing", 6157,
+                                       "napi->state = 0;",
+                                       "napi->state &= NAPIF_STATE_THREADED;")
+        located["11.1"] = v.HL.Located("modified")
+        with tempfile.TemporaryDirectory() as build:
+            tree = os.path.join(build, "tree")
+            os.mkdir(tree)
+            with open(os.path.join(build, "CMakeCache.txt"), "w") as f:
+                f.write(f"KSRC:PATH={tree}\n")
+            out = io.StringIO()
+            sys.argv = ["verdict", build,
+                        os.path.join(DATA, "ctest-junit.xml")]
+            old = v.HL.locate_detail
+            v.HL.locate_detail = lambda *a: located
+            try:
+                with redirect_stdout(out):
+                    v.main()
+            finally:
+                v.HL.locate_detail = old
+        text = out.getvalue()
+        self.assertIn("        the tree lacks patch 14 hunk 8 (14.8, \"",
+                      text)
+        self.assertIn("\") at net/core/dev.c:6157: the tree has "
+                      "`napi->state = 0;` where the patch writes "
+                      "`napi->state &= NAPIF_STATE_THREADED;`", text)
+        n = len(located)
+        self.assertIn(f"hunks of the series: {n - 2} of {n} as in the "
+                      "patched tree; the tree lacks 14.8; it alters 11.1",
+                      text)
+        self.assertNotIn("lacks or alters", text)
+        self.assertNotIn("MISSING", text)
+
 
 PREFIXES = """\
 # a comment
