@@ -67,3 +67,100 @@ def test_stamp_lists_make_and_kconfig_files(tmp_path):
     for rel in ("Makefile", "net/core/Makefile", "mm/Kconfig",
                 "net/core/dev.c"):
         assert rel in deps
+
+
+def fake_tree(root, header="int a;\n", dev="int dev;\n"):
+    for rel, text in (("Makefile", "VERSION = 6\nPATCHLEVEL = 1\n"
+                       "SUBLEVEL = 192\n"),
+                      ("include/linux/a.h", header),
+                      ("net/core/dev.c", dev),
+                      ("tools/objtool/check.c", "int c;\n")):
+        touch(root, rel, text)
+    return root
+
+
+def built(kc, top, tree, view="rps"):
+    """What kbuild-check does around a build of view, the build faked:
+    an object and its .cmd naming the files under the slot's source."""
+    slot, src, how = kc.enter_slot(top, tree, view)
+    kb = os.path.join(slot, view)
+    touch(kb, "net/core/dev.o", "obj")
+    touch(kb, "include/generated/autoconf.h", "gen")
+    for o in kc.OBJS:
+        d, b = os.path.split(o)
+        touch(kb, os.path.join(d, f".{b}.cmd"),
+              f"deps := {src}/include/linux/a.h {src}/net/core/dev.c\n")
+    kc.record_build(slot, view, tree, kc.write_stamp(None, tree, kb, "t",
+                                                     src))
+    return slot, src, how
+
+
+def test_slot_source_links_to_the_tree(tmp_path):
+    """kbuild builds from the slot's src: a link per top-level entry,
+    tools/ a tree of links (make -C there would resolve a link)."""
+    kc = load()
+    top = str(tmp_path / "kb")
+    os.makedirs(top)
+    a = fake_tree(str(tmp_path / "a"))
+    slot, src, how = built(kc, top, a)
+    assert how == "new"
+    assert os.readlink(os.path.join(src, "include")) == \
+        os.path.join(a, "include")
+    assert not os.path.islink(os.path.join(src, "tools", "objtool"))
+    assert os.readlink(os.path.join(src, "tools/objtool/check.c")) == \
+        os.path.join(a, "tools/objtool/check.c")
+    with open(os.path.join(slot, "slot.json")) as f:
+        rec = json.load(f)["views"]["rps"]
+    assert rec["tree"] == a
+    assert "include/linux/a.h" in rec["files"]
+
+
+def test_slot_reuse_by_content(tmp_path):
+    """A copy differing in the objects' sources only reuses the slot, its
+    O= tree dated now and its objects deleted; another header dates it at
+    the epoch (kbuild remakes all); the same path is left to make."""
+    kc = load()
+    top = str(tmp_path / "kb")
+    os.makedirs(top)
+    a = fake_tree(str(tmp_path / "a"))
+    slot, _, _ = built(kc, top, a)
+    kb = os.path.join(slot, "rps")
+    gen = os.path.join(kb, "include/generated/autoconf.h")
+    os.utime(gen, (1000, 1000))
+    b = fake_tree(str(tmp_path / "b"), dev="int flipped;\n")
+    slot_b, src, how = kc.enter_slot(top, b, "rps")
+    assert (slot_b, how) == (slot, "equal")
+    assert os.readlink(os.path.join(src, "net")) == os.path.join(b, "net")
+    assert os.stat(gen).st_mtime > 1000
+    assert not os.path.exists(os.path.join(kb, "net/core/dev.o"))
+    assert not os.path.exists(os.path.join(kb, "net/core/.dev.o.cmd"))
+    # The build of b failed: nothing is known of its O= tree.
+    kc.record_build(slot, "rps", b, None)
+    touch(kb, "net/core/dev.o", "obj")
+    os.utime(gen, (1000, 1000))
+    assert kc.enter_slot(top, b, "rps")[2] == "same"
+    assert os.stat(gen).st_mtime == 1000
+    assert os.path.exists(os.path.join(kb, "net/core/dev.o"))
+    built(kc, top, b)
+    c = fake_tree(str(tmp_path / "c"), header="int other;\n")
+    slot_c, _, how = kc.enter_slot(top, c, "rps")
+    assert (slot_c, how) == (slot, "stale")
+    assert os.stat(gen).st_mtime == 0
+    assert not os.path.exists(os.path.join(kb, "net/core/dev.o"))
+
+
+def test_slot_view_made_for_another_tree(tmp_path):
+    """A view whose O= tree was made for another tree than the one the
+    slot now points at is redated too, not left to make's mtimes."""
+    kc = load()
+    top = str(tmp_path / "kb")
+    os.makedirs(top)
+    a = fake_tree(str(tmp_path / "a"))
+    slot, _, _ = built(kc, top, a, "rps")
+    built(kc, top, a, "norps")
+    b = fake_tree(str(tmp_path / "b"), dev="int flipped;\n")
+    built(kc, top, b, "rps")
+    kb = os.path.join(slot, "norps")
+    slot_b, _, how = kc.enter_slot(top, b, "norps")
+    assert (slot_b, how) == (slot, "equal")
+    assert not os.path.exists(os.path.join(kb, "net/core/dev.o"))
