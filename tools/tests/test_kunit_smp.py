@@ -464,3 +464,41 @@ class HeadlineVerdictTest(unittest.TestCase):
         warn, ipi = self.m.headline_verdicts(self.hl, [])
         self.assertTrue(ipi[0].startswith("does not hold"), ipi[0])
         self.assertTrue(warn[0].startswith("does not hold"), warn[0])
+
+
+class UpstreamRowTest(unittest.TestCase):
+    """make verdicts-upstream: the backport against upstream, invariant by
+    invariant; an invariant neither run checks is not "equal"."""
+
+    def setUp(self):
+        import sys
+        sys.path.insert(0, os.path.join(TOP, "hunk-matrix"))
+        self.m = load_script(os.path.join("hunk-matrix", "verdicts.py"),
+                             "hm_verdicts")
+
+        class Inv:
+            def __init__(self, i):
+                self.id, self.statement = i, f"statement of {i}"
+        self.invs = [Inv("V1"), Inv("V2"), Inv("V3")]
+        self.p = {"V1": {"rps": ("pass", ""), "norps": ("n/a", "")},
+                  "V3": {"rps": ("pass", "")}}
+
+    def test_unchecked_is_not_equal(self):
+        u = {"V1": {"rps": ("pass", ""), "norps": ("n/a", "")},
+             "V2": {"rps": ("n/a", "")},
+             "V3": {"rps": ("pass", "")}}
+        verdict, ev = self.m.compare(self.p, u, self.invs)
+        self.assertEqual(verdict, "equal, invariant by invariant, in every "
+                         "configuration (2 invariants checked, 1 not)")
+        self.assertIn("equal in 2 of the 2 invariants both runs check "
+                      "(V1, V3)", ev)
+        self.assertIn("not checked by either run: V2", ev)
+
+    def test_difference_named_with_its_reason(self):
+        u = {"V1": {"rps": ("FAIL", "NAPI_STATE_SCHED set on backlog"),
+                    "norps": ("n/a", "")},
+             "V3": {"rps": ("pass", "")}}
+        verdict, ev = self.m.compare(self.p, u, self.invs)
+        self.assertEqual(verdict, "different in 1 invariant(s)")
+        self.assertIn("V1 differs in rps (patched pass, upstream FAIL): "
+                      "NAPI_STATE_SCHED set on backlog.", ev)
