@@ -51,6 +51,8 @@ CTAGS_MACROS = [
     "DEFINE_STATIC_KEY_FALSE(n)=struct static_key_false n",
     "DEFINE_STATIC_KEY_TRUE(n)=struct static_key_true n",
     "DECLARE_PER_CPU(t,n)=extern t n",
+    "LIST_HEAD(n)=struct list_head n",
+    "DEFINE_MUTEX(n)=struct mutex n",
     "__latent_entropy=",
     "__cacheline_aligned=",
     "__cacheline_aligned_in_smp=",
@@ -358,7 +360,13 @@ def extern_decl(defn, in_defs=True):
     text = "\n".join(defn.text(n) for n in range(defn.first, defn.last + 1))
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
     m = re.search(r"\bDEFINE_(PER_CPU\w*|STATIC_KEY_\w+)\b", text)
-    if m:
+    t = re.search(r"\b(LIST_HEAD|DEFINE_MUTEX)\(\s*(\w+)\s*\)", text)
+    if t and not m:
+        # A definition macro with its initializer inside (LIST_HEAD(),
+        # DEFINE_MUTEX()): the extern declaration of its type.
+        kind = "list_head" if t.group(1) == "LIST_HEAD" else "mutex"
+        decl = "extern struct %s %s;" % (kind, t.group(2))
+    elif m:
         # The macro's arguments, without an initializer (DEFINE_PER_CPU(...)
         # = { ... }, v6.11's softnet_data).
         depth, end = 0, len(text)

@@ -180,6 +180,23 @@ class TestExtractor(Fixture):
         self.assertIn("bool backlog_empty(struct backlog *b);", defs)
         self.assertIn("DECLARE_PER_CPU(struct backlog, backlog_data);", defs)
 
+    def test_list_head_and_mutex_variables(self):
+        # kernel/smpboot.c's LIST_HEAD() and DEFINE_MUTEX() definitions:
+        # tagged as variables, declared extern with their type.
+        write(os.path.join(self.tree, "kernel", "smpboot.c"),
+              "static LIST_HEAD(hotplug_threads);\n"
+              "static DEFINE_MUTEX(smpboot_threads_lock);\n")
+        write(self.manifest, "file kernel/smpboot.c\n"
+              "\tvariable hotplug_threads\n"
+              "\tvariable smpboot_threads_lock\n")
+        extract.generate(self.tree, self.manifest, self.out)
+        text = self.read("kernel/smpboot.c")
+        self.assertIn("\nLIST_HEAD(hotplug_threads);\n", text)
+        self.assertIn("\nDEFINE_MUTEX(smpboot_threads_lock);\n", text)
+        defs = self.read("defs.h")
+        self.assertIn("extern struct list_head hotplug_threads;", defs)
+        self.assertIn("extern struct mutex smpboot_threads_lock;", defs)
+
     def test_conditionals_kept(self):
         text = self.generate()
         # Both definitions of rps_only, each inside its own branch.
