@@ -27,6 +27,10 @@
 #include <linux/spinlock.h>
 #include <linux/local_lock.h>
 #include <linux/sched.h>
+#include <linux/err.h>
+#include <linux/slab.h>
+#include <linux/mutex.h>
+#include <linux/cpu.h>
 #include <linux/kthread.h>
 #include <linux/smpboot.h>
 #include <linux/workqueue.h>

@@ -9,7 +9,6 @@
  * Between the simulator's files only.  Each line names the file that
  * defines it (shims/sim/, at the path of the kernel file it stands for).
  */
-#define SIM_MAX_HOTPLUG_THREADS 8
 
 /* kernel/sched/core.c */
 void sim_sched_reset(void);
@@ -21,13 +20,11 @@ struct task_struct *sim_task(unsigned int i);
 bool sim_task_is_rt(const struct task_struct *p);
 void sim_schedule_rtlock(const char *file, int line);
 /* kernel/softirq.c */
-void sim_softirq_boot(int cpu);
+void sim_softirq_boot(void);
 /* kernel/smp.c */
 void sim_dying_flush(int cpu);
-/* kernel/smpboot.c */
-unsigned int sim_smpboot_threads(int cpu, struct task_struct **t);
-bool sim_is_smpboot_thread(const struct task_struct *p);
-void sim_smpboot_reset(void);
+/* kernel/kthread.c */
+int sim_kthread(struct task_struct *p);
 /* kernel/workqueue.c */
 void sim_workqueue_boot(int cpu);
 void sim_workqueue_reset(void);

@@ -10,11 +10,12 @@ bool kthread_should_park(void);
 /* kernel/kthread.c: whether k is asked to park. */
 #define __kthread_should_park(k) ((k)->should_park)
 void kthread_parkme(void);
-void kthread_park(struct task_struct *k);
+int kthread_park(struct task_struct *k);
 void kthread_unpark(struct task_struct *k);
 int kthread_stop(struct task_struct *k);
 struct task_struct *kthread_create_on_cpu(int (*fn)(void *), void *data,
 					  unsigned int cpu, const char *name);
+void kthread_set_per_cpu(struct task_struct *k, int cpu);
 #define kthread_run(fn, data, fmt, ...)                              \
 	({                                                           \
 		struct task_struct *__k = sim_task_create(           \

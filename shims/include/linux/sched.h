@@ -61,6 +61,7 @@ struct task_struct {
 	bool should_stop;
 	bool should_park;
 	bool parked;
+	bool per_cpu; /* kthread_set_per_cpu(): KTHREAD_IS_PER_CPU */
 	bool exited;
 	int (*threadfn)(void *data);
 	void *data;
@@ -93,6 +94,24 @@ int sim_cond_resched(void);
 		__might_resched(__FILE__, __LINE__, 0); \
 		sim_cond_resched();                     \
 	})
+
+/*
+ * include/linux/sched/task.h: a task's reference count.  The simulator
+ * frees its tasks only at its reset, so a reference changes nothing.
+ */
+static inline struct task_struct *get_task_struct(struct task_struct *t)
+{
+	return t;
+}
+
+static inline void put_task_struct(struct task_struct *t)
+{
+	(void)t;
+}
+
+/* kernel/sched/core.c: wait until p is off its CPU in state match_state. */
+unsigned long wait_task_inactive(struct task_struct *p,
+				 unsigned int match_state);
 
 /* is_percpu_thread(): bound to one CPU, and the binding cannot change. */
 static inline bool is_percpu_thread(void)

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Stands for include/linux/smpboot.h and kernel/smpboot.c: one thread per
- * CPU running smpboot_thread_fn(): setup() once, then thread_fn() whenever
- * thread_should_run() says so, sleeping in TASK_INTERRUPTIBLE otherwise;
- * park() on CPU offline and unpark() on online, without re-running setup.
+ * Stands for include/linux/smpboot.h and kernel/smpboot.h: the per-CPU
+ * hotplug thread descriptor and the functions of kernel/smpboot.c, which
+ * is extracted from the tree (kernel-src/manifest).
  */
 #ifndef SHIM_LINUX_SMPBOOT_H
 #define SHIM_LINUX_SMPBOOT_H
 
+#include <linux/list.h>
 #include <linux/sched.h>
 
 /* Copied from include/linux/smpboot.h (tools/check-shim-copies) */
@@ -30,7 +30,9 @@ struct smp_hotplug_thread {
 int smpboot_register_percpu_thread(struct smp_hotplug_thread *plug_thread);
 void smpboot_unregister_percpu_thread(struct smp_hotplug_thread *plug_thread);
 
-/* Simulator: how many times setup() ran for a CPU (setup-once check). */
-unsigned int sim_smpboot_setup_runs(int cpu);
+/* kernel/smpboot.h: what CPU hotplug calls (shims/sim/kernel/cpu.c). */
+int smpboot_create_threads(unsigned int cpu);
+int smpboot_park_threads(unsigned int cpu);
+int smpboot_unpark_threads(unsigned int cpu);
 
 #endif

@@ -31,20 +31,19 @@ int cpuhp_setup_state_nocalls(enum cpuhp_state state, const char *name,
  * CPU hotplug, as kernel/cpu.c runs it for cpu_down(cpu) and cpu_up(cpu),
  * reduced to the states the code under test depends on:
  *
- *   CPUHP_AP_SMPBOOT_THREADS  smpboot_park_threads(): kthread_park() each
- *                             per-CPU thread of the outgoing CPU, first
- *                             registered first (ksoftirqd before
- *                             backlog_napi: list_for_each_entry_reverse()
- *                             over hotplug_threads, which
- *                             smpboot_register_percpu_thread() list_add()s
- *                             to), waiting for each to park
+ *   CPUHP_AP_SMPBOOT_THREADS  the tree's smpboot_park_threads():
+ *                             kthread_park() each per-CPU thread of the
+ *                             outgoing CPU, first registered first
+ *                             (ksoftirqd before backlog_napi), waiting
+ *                             for each to park
  *   CPUHP_TEARDOWN_CPU        takedown_cpu(): stop_machine(take_cpu_down)
  *                             on the outgoing CPU; the control CPU waits
  *                             with IRQs off until it is dead
  *   CPUHP_NET_DEV_DEAD        dev_cpu_dead() on the control CPU
  *
- * and back up: online, smpboot_unpark_threads() last registered first
- * (list_for_each_entry()).
+ * and back up: CPUHP_CREATE_THREADS (the tree's smpboot_create_threads(),
+ * for a CPU that was never online), online, the tree's
+ * smpboot_unpark_threads() (last registered first).
  *
  * Simplified: in the kernel the parking is done by the outgoing CPU's
  * cpuhp/N thread, here by the control side (the threads see the same
@@ -90,14 +89,11 @@ static int cpu_dead(void *arg)
 /* cpu_down(cpu) from the current (control) CPU. */
 void sim_cpu_down(int cpu, int control_cpu)
 {
-	struct task_struct *t[SIM_MAX_HOTPLUG_THREADS + 1];
 	int prev = sim_switch_cpu(control_cpu);
-	unsigned int i, n = sim_smpboot_threads(cpu, t);
 
 	/* sched_cpu_deactivate() (CPUHP_AP_ACTIVE) comes first. */
 	WRITE_ONCE(sim_cpus[cpu].inactive, true);
-	for (i = 0; i < n; i++)
-		kthread_park(t[i]);
+	smpboot_park_threads((unsigned int)cpu);
 	if (explore_in_program()) {
 		WRITE_ONCE(takedown_pending[cpu], true);
 		/* multi_cpu_stop(): the control CPU waits with IRQs off. */
@@ -113,20 +109,35 @@ void sim_cpu_down(int cpu, int control_cpu)
 	sim_switch_cpu(prev);
 }
 
-/* cpu_up(cpu): online, unpark; outside the explorer, let it run. */
+/*
+ * cpu_up(cpu): the per-CPU threads created if the CPU never was online
+ * (CPUHP_CREATE_THREADS), online, unparked; outside the explorer, let it
+ * run.
+ */
 void sim_cpu_up(int cpu)
 {
-	struct task_struct *t[SIM_MAX_HOTPLUG_THREADS + 1];
-	unsigned int n = sim_smpboot_threads(cpu, t);
-
+	BUG_ON(smpboot_create_threads((unsigned int)cpu));
 	sim_cpus[cpu].irqs_off = false;
 	WRITE_ONCE(sim_cpus[cpu].online, true);
-	while (n--)
-		kthread_unpark(t[n]);
+	smpboot_unpark_threads((unsigned int)cpu);
 	/* sched_cpu_activate() (CPUHP_AP_ACTIVE) comes last. */
 	WRITE_ONCE(sim_cpus[cpu].inactive, false);
 	if (!explore_in_program())
 		sim_run_cpu(cpu, 1000);
+}
+
+/*
+ * cpus_read_lock()/cpus_read_unlock() (cpu_hotplug_lock): only the
+ * might_sleep() of percpu_down_read().  The simulator registers per-CPU
+ * threads at boot, never while a CPU goes down or up.
+ */
+void cpus_read_lock(void)
+{
+	might_sleep();
+}
+
+void cpus_read_unlock(void)
+{
 }
 
 static int cpu_has_work(void *arg)

@@ -13,8 +13,9 @@
  *  - irq_enter()/irq_exit() reduced to the hardirq count and the softirq
  *    entry on exit (the tree's __irq_exit_rcu() does the same, plus tick
  *    and lockdep accounting the simulator does not keep);
- *  - ksoftirqd's thread: smpboot_thread_fn() with the tree's
- *    softirq_threads callbacks (ksoftirqd_should_run(), run_ksoftirqd()).
+ *  - spawn_ksoftirqd(): the tree's softirq_threads registered at boot
+ *    with the tree's smpboot_register_percpu_thread() (kernel/smpboot.c,
+ *    extracted).
  */
 /* Explorer points are placed explicitly in the simulator (sim/explore.h). */
 #define SIM_RAW_ONCE
@@ -152,34 +153,13 @@ void sim_hardirq_exit(void)
 	sim_this()->irqs_off = false;
 }
 
-/* smpboot_thread_fn() with softirq_threads (kernel/softirq.c). */
-static int ksoftirqd_fn(void *data)
+/*
+ * spawn_ksoftirqd() (an early_initcall): the tree's softirq_threads
+ * registered through the tree's smpboot_register_percpu_thread(), so
+ * ksoftirqd runs the tree's smpboot_thread_fn().  Its CPUHP_SOFTIRQ_DEAD
+ * callback, takeover_tasklets(), is not set up: nothing queues tasklets.
+ */
+void sim_softirq_boot(void)
 {
-	unsigned int cpu = (unsigned int)(uintptr_t)data;
-
-	while (!kthread_should_stop()) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		/* smpboot parks before running anything. */
-		if (kthread_should_park()) {
-			__set_current_state(TASK_RUNNING);
-			kthread_parkme();
-			continue;
-		}
-		if (!ksoftirqd_should_run(cpu)) {
-			schedule();
-			continue;
-		}
-		__set_current_state(TASK_RUNNING);
-		run_ksoftirqd(cpu);
-	}
-	return 0;
-}
-
-/* Boot: cpu's ksoftirqd, started. */
-void sim_softirq_boot(int cpu)
-{
-	per_cpu(ksoftirqd, cpu) =
-		kthread_create_on_cpu(ksoftirqd_fn, (void *)(uintptr_t)cpu,
-				      (unsigned int)cpu, "ksoftirqd/%u");
-	wake_up_process(per_cpu(ksoftirqd, cpu));
+	BUG_ON(smpboot_register_percpu_thread(&softirq_threads));
 }

@@ -314,7 +314,7 @@ static void task_entry(unsigned int hi, unsigned int lo)
 
 	fiber_finish(NULL, &sched_stack_bottom[p->cpu],
 		     &sched_stack_size[p->cpu]);
-	p->threadfn(p->data);
+	sim_kthread(p);
 	p->exited = true;
 	WRITE_ONCE(p->__state, TASK_DEAD);
 	dequeue(p);
@@ -376,6 +376,19 @@ struct task_struct *sim_task_create(int (*fn)(void *), void *data, int cpu,
 	INIT_LIST_HEAD(&p->run_list);
 	tasks[nr_tasks++] = p;
 	return p;
+}
+
+/*
+ * wait_task_inactive(): p is off its CPU in state match_state.  The
+ * simulator does not wait: its only caller, __smpboot_create_thread() for
+ * a thread with a create() callback, calls it once kthread_park() has
+ * returned, so the thread is off its CPU or never will be.
+ */
+unsigned long wait_task_inactive(struct task_struct *p,
+				 unsigned int match_state)
+{
+	return READ_ONCE(p->__state) == match_state && !p->on_rq &&
+	       sim_cpus[p->cpu].curr != p;
 }
 
 /*
@@ -900,7 +913,13 @@ void sim_sched_reset(void)
 	for (i = 0; i < nr_tasks; i++) {
 		struct sim_coroutine *co = tasks[i]->ctx;
 
-		if (sim_is_smpboot_thread(tasks[i]) && !tasks[i]->exited)
+		/*
+		 * A per-CPU kthread is smpboot's (the only caller of
+		 * kthread_set_per_cpu() here): its data is the tree's
+		 * smpboot_thread_data, freed by the thread itself when
+		 * stopped.
+		 */
+		if (tasks[i]->per_cpu && !tasks[i]->exited)
 			free(tasks[i]->data);
 		stack_put(co->stack);
 		free(co);
@@ -908,7 +927,6 @@ void sim_sched_reset(void)
 	}
 	nr_tasks = 0;
 	might_resched_prev_jiffy = 0;
-	sim_smpboot_reset();
 	sim_cpuhp_reset();
 	sim_workqueue_reset();
 }
@@ -933,7 +951,9 @@ void sim_sched_boot(void)
 		sim_cpus[cpu].idle = idle;
 		sim_cpus[cpu].curr = idle;
 		INIT_LIST_HEAD(&runqueue[cpu]);
-		sim_softirq_boot(cpu);
+	}
+	sim_softirq_boot();
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
 		sim_workqueue_boot(cpu);
 		sim_cpus[cpu].cnt.wakeups = 0;
 	}
