@@ -312,6 +312,22 @@ class HeadlineTest(unittest.TestCase):
         self.assertEqual(effects["rps_raise_irqs_on_warn"], (0, None))
         self.assertEqual(len(other), 1)
 
+    def test_post_flush_warn_is_not_applicable_on_non_rt(self):
+        self.assertEqual(self.m.warn_cell("preempt", 0), "n/a")
+        self.assertEqual(self.m.warn_cell("preempt", 1), "1")
+        self.assertEqual(self.m.warn_cell("rt", 0), "0")
+
+    def test_base_non_rt_without_ipis_means_the_flood_tests_nothing(self):
+        b = dict(self.BASE, post_flush_warn="n/a")
+        res = {("base", "rt"): self.BASE, ("patched", "rt"): self.PATCHED,
+               ("base", "preempt"): b,
+               ("patched", "preempt"): dict(b, received_rps="1")}
+        self.assertEqual(self.m.verdict(res), [])
+        res[("base", "preempt")] = dict(b, received_rps="3")
+        bad = self.m.verdict(res)
+        self.assertEqual(len(bad), 1)
+        self.assertIn("base preempt: received_rps=3", bad[0])
+
     def test_base_without_ipis_means_the_flood_tests_nothing(self):
         b = dict(self.BASE, received_rps="3")
         bad = self.m.verdict({("base", "rt"): b,
