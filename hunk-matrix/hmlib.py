@@ -23,7 +23,7 @@ import threading
 import napitest.extract as EXTRACTOR
 import napitest.manifest
 from napitest import compiler
-from napitest import testresults  # cmocka's output
+from napitest import cmocka_output
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KSRC_DIR = os.path.join(ROOT, "kernel-src")
@@ -301,8 +301,8 @@ class Worker:
         # A case that started and never ended is where the binary
         # stopped (a kernel BUG, an abort): it is the one that failed.
         failed = {f"{suite}:{cfg}:{c.name}"
-                  for c in testresults.parse_cmocka(r.stdout)
-                  if c.status in ("failed", "running")}
+                  for c in cmocka_output.parse_text(r.stdout).cases
+                  if c.status in ("failed", "crashed")}
         if r.returncode and not failed:
             failed.add(f"{suite}:{cfg}:(exit {r.returncode})")
         return failed

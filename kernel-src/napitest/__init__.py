@@ -9,12 +9,12 @@
              hunk matrix)
   kbuild     the tree's own kbuild in a scratch O= (series-check,
              kbuild-check)
-  testresults    parsers of test outcomes: CTest's JUnit XML, cmocka's
-                 output (tools/verdict, the hunk matrix)
+  testresults    CTest's JUnit XML (tools/verdict, cases)
   cases      each case of a make check, its status per configuration and
              first reason in the tree's terms (tools/verdict,
              hunk-matrix/verdicts.py)
-  cmocka_output  cmocka's output with arrival times (tools/results)
+  cmocka_output  cmocka's output, with or without arrival times
+                 (tools/results, cases, the hunk matrix)
   run_record     a suite run's record (tools/run-suite, tools/results)
   ktap, junit    KTAP and JUnit XML writers (tools/results)
   markdown   table cells and rows as the reports write them (the hunk

@@ -7,6 +7,7 @@ summary and hunk-matrix/verdicts.py read results with it."""
 import os
 import re
 
+from . import cmocka_output
 from . import testresults as TR
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
@@ -62,11 +63,11 @@ def results(junit, cases_of):
         suite, cfg = t.name.split(":", 1)
         if suite not in cases_of:
             continue		# self-tests: bad-input, expected-failures
-        seen = TR.parse_cmocka(t.output)
+        seen = cmocka_output.parse_text(t.output).cases
         names = {c.name for c in seen}
         stopped = None
         for c in seen:
-            if c.status == "running":
+            if c.status == "crashed":
                 stopped = c.name
                 crash = [ln.strip() for ln in c.output if ln.strip()]
                 why = next((ln for ln in crash if "BUG" in ln), None) or \
@@ -78,7 +79,8 @@ def results(junit, cases_of):
                 out.append(Result(c.name, cfg, "failed", case_reason(c),
                                   suite))
             else:
-                out.append(Result(c.name, cfg, c.status, suite=suite))
+                out.append(Result(c.name, cfg, "passed" if c.status == "ok"
+                                  else c.status, suite=suite))
         if t.passed and not stopped:
             continue
         if seen and not stopped and re.search(

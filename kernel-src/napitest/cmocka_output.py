@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Parser of cmocka's standard output (CMOCKA_MESSAGE_OUTPUT=STDOUT).
+"""The one parser of cmocka's standard output (CMOCKA_MESSAGE_OUTPUT=STDOUT).
 
 The input is the suite binary's stdout and stderr merged on one pipe (as
 tools/run-suite.c records it), each line with the time it arrived, so that
@@ -8,6 +8,10 @@ WARNING/pr_warn/BUG lines, require_definition()'s message -- falls between
 that test's "[ RUN      ]" and its "[       OK ]"/"[  FAILED  ]" line and is
 attributed to it.  Lines outside any test (boot messages, the seed, the
 closing summary) belong to the suite.
+
+parse() takes lines with their arrival times (tools/results); parse_text()
+takes the plain text CTest captured (cases.py for tools/verdict, the hunk
+matrix), with no times.
 """
 
 import re
@@ -18,6 +22,20 @@ RUN_COUNT = re.compile(r"^\[==========\] (?:\S+: )?Running (\d+) test")
 DONE = re.compile(r"^\[==========\] (?:\S+: )?\d+ test\(s\) run\.")
 # cmocka's failure detail: "[  ERROR   ] --- msg", "[   LINE   ] --- loc".
 DETAIL = re.compile(r"^\[ {2}ERROR {3}\] --- ?(.*)$|^\[ {3}LINE {3}\] --- ?(.*)$")
+# Any line of cmocka's own (a result or a detail), not the test's output.
+TAGGED = re.compile(r"^\[\s*(RUN|OK|FAILED|SKIPPED|ERROR|LINE)\s*\]"
+                    r"\s?(?:--- )?(.*)$")
+
+
+def last_message(output):
+    """The message print_error() wrote before cmocka's ERROR tag: the last
+    fail_msg() text ("ERROR: ...", even inside a line of stdout it was
+    interleaved with), else the last line printed."""
+    for line in reversed(output):
+        if "ERROR: " in line:
+            return line.split("ERROR: ", 1)[1].strip()
+    lines = [ln.strip() for ln in output if ln.strip()]
+    return lines[-1] if lines else ""
 
 
 class Case:
@@ -28,7 +46,33 @@ class Case:
         self.status = "crashed"
         self.start = start
         self.end = start
-        self.lines = []
+        self.lines = []  # every line between RUN and its result
+        self.messages = []  # each cmocka ERROR's message, in order
+        self.where = ""  # the last [   LINE   ] location
+
+    @property
+    def output(self):
+        """What the test printed: its lines without cmocka's tags."""
+        return [ln for ln in self.lines if not TAGGED.match(ln)]
+
+    def add(self, text):
+        """One line printed while the test ran; cmocka's ERROR and LINE
+        tags give messages and where."""
+        m = TAGGED.match(text)
+        tag, rest = (m.group(1), m.group(2).strip()) if m else ("", "")
+        if tag == "ERROR" and "[   LINE   ] --- " in rest:
+            # cmocka writes the (empty) buffered message and the location
+            # on one line: "[  ERROR   ] --- [   LINE   ] --- file:line: ..."
+            rest, where = rest.split("[   LINE   ] --- ", 1)
+            self.where = re.sub(r":\s*error:.*$", "", where.strip())
+            self.messages.append(rest.strip() or last_message(self.output))
+        elif tag == "ERROR":
+            # print_error() writes the message before cmocka's tag:
+            # "msg" then "[  ERROR   ] --- " (fail_msg() adds "ERROR: ").
+            self.messages.append(rest or last_message(self.output))
+        elif tag == "LINE":
+            self.where = re.sub(r":\s*error:.*$", "", rest)
+        self.lines.append(text)
 
     @property
     def time(self):
@@ -121,7 +165,7 @@ def parse(lines, end_time=None):
             cur = None
             continue
         if cur:
-            cur.lines.append(text)
+            cur.add(text)
             cur.end = t
         else:
             (s.post if s.cases else s.pre).append(text)
@@ -130,3 +174,8 @@ def parse(lines, end_time=None):
             cur.end = max(cur.end, end_time)
         s.cases.append(cur)
     return s
+
+
+def parse_text(text):
+    """parse() of captured text without arrival times."""
+    return parse([(0.0, ln) for ln in text.splitlines()])

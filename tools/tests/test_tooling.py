@@ -21,6 +21,7 @@ DATA = os.path.join(HERE, "data")
 
 from napitest import hunks  # noqa: E402
 from napitest import invariants  # noqa: E402
+from napitest import cmocka_output  # noqa: E402
 from napitest import testresults  # noqa: E402
 
 PRE = """\
@@ -162,9 +163,9 @@ class Catalogue(unittest.TestCase):
 class Results(unittest.TestCase):
     def test_cmocka_failure(self):
         with open(os.path.join(DATA, "cmocka-v18-fails.txt")) as f:
-            cases = testresults.parse_cmocka(f.read())
+            cases = cmocka_output.parse_text(f.read()).cases
         st = {c.name: c.status for c in cases}
-        self.assertEqual(st["v20_backlog_poll_list_initialised"], "passed")
+        self.assertEqual(st["v20_backlog_poll_list_initialised"], "ok")
         self.assertEqual(st["v18_backlog_completion_keeps_threaded"],
                          "failed")
         c = [c for c in cases if c.status == "failed"][0]
@@ -175,8 +176,8 @@ class Results(unittest.TestCase):
     def test_cmocka_crash(self):
         text = ("[ RUN      ] v26_a\n[       OK ] v26_a\n[ RUN      ] v26_b\n"
                 "kernel BUG at net/core/dev.c:240: unlock (CPU 0, seed 0)\n")
-        cases = testresults.parse_cmocka(text)
-        self.assertEqual([c.status for c in cases], ["passed", "running"])
+        cases = cmocka_output.parse_text(text).cases
+        self.assertEqual([c.status for c in cases], ["ok", "crashed"])
         self.assertIn("kernel BUG", cases[1].output[0])
 
     def test_junit(self):
