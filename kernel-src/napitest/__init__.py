@@ -16,6 +16,8 @@
   cmocka_output  cmocka's output, with or without arrival times
                  (tools/results, cases, the hunk matrix)
   run_record     a suite run's record (tools/run-suite, tools/results)
+  kunit_run      kunit/run's output: its "raw KTAP:" line
+                 (tools/differential, kunit/headline, kunit/smp)
   ktap, junit    KTAP and JUnit XML writers (tools/results)
   markdown   table cells and rows as the reports write them (the hunk
              matrix)

@@ -518,3 +518,30 @@ class UpstreamRowTest(unittest.TestCase):
         self.assertEqual(verdict, "different in 1 invariant(s)")
         self.assertIn("V1 differs in rps (patched pass, upstream FAIL): "
                       "NAPI_STATE_SCHED set on backlog.", ev)
+
+
+class RawKtap(unittest.TestCase):
+    """napitest.kunit_run.raw_ktap(), the one reader of kunit/run's "raw
+    KTAP:" line (tools/differential, kunit/headline, kunit/smp), over a
+    recorded kunit/run output (make kunit-smp, PREEMPT_RT)."""
+
+    def test_recorded_run(self):
+        from napitest import kunit_run
+        with open(os.path.join(HERE, "data", "kunit-run-rt.log")) as f:
+            text = f.read()
+        build = "/root/.cache/napi-backport-test/kunit-build/x86_64-rt/build"
+        self.assertEqual(kunit_run.raw_ktap(text),
+                         [f"{build}/ktap.log", f"{build}/ktap-threads-off.log"])
+        # Only a line that starts with it; the last one counts.
+        self.assertEqual(kunit_run.raw_ktap("x raw KTAP: /a\n"), [])
+        self.assertEqual(kunit_run.raw_ktap(
+            "raw KTAP: /a\nraw KTAP: /b /c \n"), ["/b", "/c"])
+
+    def test_command(self):
+        p = subprocess.run(
+            ["python3", "-m", "napitest.kunit_run", "raw-ktap",
+             os.path.join(HERE, "data", "kunit-run-rt.log")],
+            cwd=os.path.join(TOP, "kunit"), capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual([os.path.basename(x) for x in p.stdout.split()],
+                         ["ktap.log", "ktap-threads-off.log"])
