@@ -121,3 +121,45 @@ def test_table_is_the_recorded_one(tmp_path, monkeypatch, capsys):
     # the later order reuses the earlier one's first prefixes
     assert "= series p2" in got["table.md"]
     assert "not reached" in got["table.md"]
+
+
+def test_unit_results_from_ctest_junit(tmp_path):
+    """The failing column comes from CTest's JUnit file and the cmocka
+    output in it (recorded: data/ctest-junit.xml)."""
+    sc = load_script(os.path.join("kernel-src", "series-check"),
+                     "series_check")
+    summary, failed = sc.unit_results(os.path.join(
+        os.path.dirname(DATA), "ctest-junit.xml"))
+    assert summary == "8 tests, 4 failed"
+    assert failed == {
+        "v18_backlog_completion_keeps_threaded": ["rt-rps"],
+        "v19_cpu_dead_keeps_threaded": ["rt-rps"],
+        "explore_c_defer_kick_vs_flush": ["rt-rps"],
+        "explore_c2_defer_kick_vs_local_backlog": ["rt-rps"],
+        "explore_e_cpu_dead_vs_enqueue": ["rt-rps"],
+        "threaded_rps:rps (Not Run)": ["rps"],
+        "kbuild:rt-rps (Failed)": ["rt-rps"]}
+    assert sc.inv_ids(failed) == (
+        "V18, V19, [explore_c2_defer_kick_vs_local_backlog], "
+        "[explore_c_defer_kick_vs_flush], [explore_e_cpu_dead_vs_enqueue], "
+        "[kbuild Failed], [threaded_rps Not Run]")
+    # A binary that stopped in a case (a crash; CTest's JUnit file does not
+    # tell its wall-clock timeout apart) and one run-suite's CPU-time guard
+    # stopped.
+    j = tmp_path / "ctest-junit.xml"
+    j.write_text(
+        '<testsuite><testcase name="defer_list:rps" status="fail">'
+        '<failure message=""/><system-out>'
+        "[==========] Running 2 test(s).\n[ RUN      ] v1_a\n"
+        "[       OK ] v1_a\n[ RUN      ] v24_b\n"
+        "kernel BUG at net/core/dev.c:1: x\n</system-out></testcase>"
+        '<testcase name="limits:norps" status="fail"><failure message=""/>'
+        "<system-out>[ RUN      ] v32_c\nrun-suite: hang (CPU-time guard): "
+        "limits-norps used 120 s of CPU\n</system-out></testcase>"
+        '<testcase name="napi_api:rps" status="run"><system-out>'
+        "</system-out></testcase></testsuite>")
+    summary, failed = sc.unit_results(str(j))
+    assert summary == "3 tests, 2 failed"
+    assert failed == {"v24_b": ["rps"], "defer_list:rps (stopped)": ["rps"],
+                      "v32_c": ["norps"],
+                      "limits:norps (hang (CPU-time guard))": ["norps"]}
