@@ -37,7 +37,7 @@ small_tree() {
 	while read -r f; do
 		mkdir -p "$1/$(dirname "$f")"
 		cp "$ksrc/$f" "$1/$f"
-	done < <(PYTHONPATH="$ks" python3 -m napitest.manifest files "$ks/manifest")
+	done < <(cd "$ks" && python3 -m napitest.manifest files "$ks/manifest")
 }
 
 # small_cache DIR: a cache whose unpacked linux-source entry holds only the
