@@ -169,8 +169,9 @@ WRITE_CHECK_INPUTS = tree=$$(cut -d' ' -f1 $(CONF_STAMP)); \
 	{ ninja -C $(BUILD_DIR) -t deps | sed -n 's/^    //p'; \
 	  cat $(BUILD_DIR)/gen*/extracted/extract.d 2>/dev/null | \
 		sed 's/^[^:]*://; s/\\$$//' | tr ' \t' '\n\n'; \
-	  cat $(wildcard kernel-src/patches/*.patch kernel-src/patches/*/*.patch) | \
-		sed -n "s,^+++ b/,$$tree/,p"; echo "$$tree/Makefile"; \
+	  (cd kernel-src && $(PYTHON) -m napitest.patches files $(abspath \
+		$(wildcard kernel-src/patches/*.patch kernel-src/patches/*/*.patch))) | \
+		sed "s,^,$$tree/,"; echo "$$tree/Makefile"; \
 	} | sort -u >'$(CHECK_INPUTS).tmp' && mv '$(CHECK_INPUTS).tmp' '$(CHECK_INPUTS)'
 # Under make -i the sub-make's failures are ignored and check-run exits 0,
 # so such a run is neither kept nor answered from what was kept.

@@ -11,6 +11,9 @@ hunk matrix, which leaves hunks out, so that later hunks move): --fuzz=0
 still, offsets allowed, quiet.
 
   python3 -m napitest.patches [--prog P] apply TREE PATCH...
+  python3 -m napitest.patches [--prog P] files PATCH...
+      the paths the patches write (their "+++ b/" side), one a line,
+      sorted, each once (make check's key: the series' files in the tree)
 """
 
 import argparse
@@ -132,15 +135,32 @@ def apply(tree, patch, dry_run_first=True, run=_run):
     return None
 
 
+def files(paths):
+    """The tree paths the patches write, sorted, each once (a file the
+    patch deletes, "+++ /dev/null", is none)."""
+    return sorted({rel for p in paths for _, rel, _ in parse(p)
+                   if rel and rel != "/dev/null"})
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="patches")
     ap.add_argument("--prog", default="patches", help="(for symmetry)")
-    ap.add_argument("what", choices=("apply",))
-    ap.add_argument("tree")
-    ap.add_argument("patch", nargs="+")
+    ap.add_argument("what", choices=("apply", "files"))
+    ap.add_argument("args", nargs="+", metavar="TREE PATCH... | PATCH...")
     a = ap.parse_args(argv)
-    for p in a.patch:
-        rc, out = _run(command(a.tree, p))
+    if a.what == "files":
+        try:
+            print("\n".join(files(a.args)))
+        except OSError as e:
+            print(f"{a.prog}: error: {e.filename}: {e.strerror}",
+                  file=sys.stderr)
+            return 1
+        return 0
+    if len(a.args) < 2:
+        ap.error("apply needs TREE PATCH...")
+    tree = a.args[0]
+    for p in a.args[1:]:
+        rc, out = _run(command(tree, p))
         if problems(rc, out):
             # The caller names the patch and the tree (prepare-tree dies).
             sys.stderr.write("".join("  " + ln + "\n"

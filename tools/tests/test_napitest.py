@@ -375,6 +375,22 @@ class TestResultsAndPatches(Fixture):
         self.assertNotIn("@@ -10,2", patches.render(files, {(0, 1)}))
         self.assertNotIn("g.c", patches.render(files, {(1, 0)}))
 
+    def test_patch_files_the_tree_paths_written(self):
+        """make check's key takes the series' files from files()."""
+        from napitest import patches
+        a = os.path.join(self.dir, "0001-a.patch")
+        b = os.path.join(self.dir, "0002-b.patch")
+        write(a, "Subject: a\n\n+++ b/not-a-diff.c\n---\n"
+              "diff --git a/net/x.c b/net/x.c\n--- a/net/x.c\n+++ b/net/x.c\n"
+              "@@ -1 +1 @@\n-a\n+b\n"
+              "diff --git a/old.c b/old.c\ndeleted file mode 100644\n"
+              "--- a/old.c\n+++ /dev/null\n@@ -1 +0,0 @@\n-a\n")
+        write(b, "diff --git a/net/x.c b/net/x.c\n--- a/net/x.c\n"
+              "+++ b/net/x.c\n@@ -1 +1 @@\n-b\n+c\n"
+              "diff --git a/include/y.h b/include/y.h\nnew file mode 100644\n"
+              "--- /dev/null\n+++ b/include/y.h\n@@ -0,0 +1 @@\n+y\n")
+        self.assertEqual(patches.files([a, b]), ["include/y.h", "net/x.c"])
+
 
 class TestCompilerOutput(unittest.TestCase):
     """napitest.compiler over a failed ninja build's recorded output."""
