@@ -12,6 +12,8 @@ coverage and the build (through extract.d) read it through this module.
 
   python3 -m napitest.manifest [--prog P] files MANIFEST
       the files every tree must have (file, not file?), one a line
+  python3 -m napitest.manifest [--prog P] sections MANIFEST
+      every file section, "file PATH" or "file? PATH", one a line
 """
 
 import argparse
@@ -83,12 +85,16 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="manifest")
     ap.add_argument("--prog", default="manifest",
                     help="name for the error messages")
-    ap.add_argument("what", choices=("files",))
+    ap.add_argument("what", choices=("files", "sections"))
     ap.add_argument("path")
     a = ap.parse_args(argv)
     try:
-        for f in required_files(a.path):
-            print(f)
+        if a.what == "sections":
+            for f in parse_manifest(a.path):
+                print(f"file{'?' if f.optional else ''} {f[0]}")
+        else:
+            for f in required_files(a.path):
+                print(f)
     except (Error, OSError) as e:
         print(f"{a.prog}: error: {e}", file=sys.stderr)
         return 1

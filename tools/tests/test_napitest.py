@@ -120,6 +120,18 @@ class TestManifest(Fixture):
         self.assertEqual(manifest.required_files(self.manifest),
                          ["net/core/dev.c"])
 
+    def test_command_files_and_sections(self):
+        """What prepare-tree, resolve-tree and ksrc-build-id read."""
+        import contextlib
+        import io
+        for what, want in (("files", "net/core/dev.c\n"),
+                           ("sections", "file net/core/dev.c\n"
+                                        "file? net/core/absent.c\n")):
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                self.assertEqual(manifest.main([what, self.manifest]), 0)
+            self.assertEqual(out.getvalue(), want)
+
     def test_errors_name_the_line(self):
         write(self.manifest, "file a.c\n\tfunction f\n\tfuntcion g\n")
         with self.assertRaisesRegex(Error, r"manifest:3: unknown kind "
