@@ -45,5 +45,6 @@ SIM_CHECKS_AREA(list_debug);
 SIM_CHECKS_AREA(smp);
 SIM_CHECKS_AREA(explore);
 SIM_CHECKS_AREA(watch);
+SIM_CHECKS_AREA(smpboot);
 
 #endif /* SHIM_TESTS_SIM_CHECKS_H */

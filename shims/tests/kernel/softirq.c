@@ -8,6 +8,10 @@
  *   softirq_exits   the tree's handle_softirqs() leaves its restart loop
  *                   after MAX_SOFTIRQ_RESTART rounds, MAX_SOFTIRQ_TIME
  *                   (simulated jiffies) or at need_resched()
+ *   softirq_state   a softirq run at local_bh_enable() runs its handler
+ *                   serving softirq with IRQs on, and leaves the task as
+ *                   it was: preempt_count 0, IRQs on, not in softirq, no
+ *                   RCU reader, migration on
  *
  * Each report names the call site: this file and the line.
  */
@@ -136,6 +140,60 @@ static void softirq_exits_at_need_resched(void **state)
 	assert_int_equal(run_rearming_loop(false, true), 1);
 }
 
+/* ---- softirq_state ---- */
+
+static unsigned int probe_runs;
+static bool probe_serving, probe_irqs_off;
+static unsigned int after_preempt, after_rcu, after_migration;
+static bool after_irqs_off, after_in_softirq;
+
+static void state_probe(void)
+{
+	probe_runs++;
+	probe_serving = in_serving_softirq();
+	probe_irqs_off = irqs_disabled();
+}
+
+static void state_probe_h(struct softirq_action *h)
+{
+	(void)h;
+	state_probe();
+}
+
+static int softirq_at_bh_enable(void *arg)
+{
+	(void)arg;
+	local_bh_disable();
+	raise_softirq(TIMER_SOFTIRQ);
+	local_bh_enable(); /* runs it here, in this task */
+	after_preempt = preempt_count();
+	after_irqs_off = irqs_disabled();
+	after_in_softirq = in_softirq();
+	after_rcu = rcu_preempt_depth();
+	after_migration = current->migration_disabled;
+	return 0;
+}
+
+static void softirq_state_restored_after_the_loop(void **state)
+{
+	(void)state;
+	sim_run_cpu(1, 100); /* the boot threads go to sleep */
+	softirq_vec[TIMER_SOFTIRQ].action = __builtin_choose_expr(
+		SOFTIRQ_HANDLER_TAKES_VOID, state_probe, state_probe_h);
+	probe_runs = 0;
+	run_task(softirq_at_bh_enable, true);
+	softirq_vec[TIMER_SOFTIRQ].action = NULL;
+	assert_int_equal(probe_runs, 1);
+	assert_true(probe_serving);
+	assert_false(probe_irqs_off);
+	assert_int_equal(after_preempt, 0);
+	assert_false(after_irqs_off);
+	assert_false(after_in_softirq);
+	assert_int_equal(after_rcu, 0);
+	assert_int_equal(after_migration, 0);
+	assert_no_report();
+}
+
 const struct CMUnitTest sim_checks_softirq[] = {
 	cmocka_unit_test_setup(rt_bh_is_rcu_reader_without_migration,
 			       check_setup),
@@ -143,5 +201,7 @@ const struct CMUnitTest sim_checks_softirq[] = {
 	cmocka_unit_test_setup(softirq_exits_after_max_softirq_time,
 			       check_setup),
 	cmocka_unit_test_setup(softirq_exits_at_need_resched, check_setup),
+	cmocka_unit_test_setup(softirq_state_restored_after_the_loop,
+			       check_setup),
 };
 const size_t sim_checks_softirq_nr = ARRAY_SIZE(sim_checks_softirq);
