@@ -24,6 +24,7 @@ import time
 import hmlib as H
 import napitest.cases as cases
 import napitest.headline as headline_tsv
+from napitest.headline import headline_verdicts
 import napitest.invariants as INV
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -123,61 +124,10 @@ def against_upstream():
     if pt is None or ut is None:
         return "not decidable here", ("the suites did not build: "
                                       + (perr or uerr))
-    return compare(pt, ut, INV.load())
+    return cases.compare(pt, ut, INV.load(), H.CONFIGS)
 
 
-def checked(table):
-    """Does an invariant's {config: (status, why)} hold a pass or a FAIL?"""
-    return any(st in ("pass", "FAIL") for st, _ in table.values())
-
-
-def compare(pt, ut, invs):
-    """The verdict and evidence of the backport (pt) against upstream (ut),
-    {invariant: {config: (status, why)}} each: equal, or different and
-    why.  An invariant neither run checks (no test of it ran, or all
-    skipped) is said to be so, never counted as equal."""
-    notes = {i.id: i.statement for i in invs}
-    same, diff, unchecked = [], [], []
-    for inv in invs:
-        p, u = pt.get(inv.id, {}), ut.get(inv.id, {})
-        if not checked(p) and not checked(u):
-            unchecked.append(inv.id)
-            continue
-        if {c: s for c, (s, _) in p.items()} == \
-                {c: s for c, (s, _) in u.items()}:
-            same.append(inv.id)
-            continue
-        cfgs = [c for c in H.CONFIGS if p.get(c, ("-",))[0] !=
-                u.get(c, ("-",))[0]]
-        why = next((u.get(c, ("", ""))[1] or p.get(c, ("", ""))[1]
-                    for c in cfgs if u.get(c, ("", ""))[1] or
-                    p.get(c, ("", ""))[1]), "")
-        diff.append(f"{inv.id} differs in " + ", ".join(
-            f"{c} (patched {p.get(c, ('-',))[0]}, upstream "
-            f"{u.get(c, ('-',))[0]})" for c in cfgs)
-            + (f": {why[:200]}" if why else "") + ".")
-    follow = [i for i, st in notes.items()
-              if re.search(r"later trees|since v6\.\d+", st)]
-    n = len(same) + len(diff)
-    ev = (f"equal in {len(same)} of the {n} invariants both runs check"
-          + (f" ({', '.join(same)})" if not diff else "")
-          + (": " + " ".join(diff) if diff else "")
-          + (f"; not checked by either run: {', '.join(unchecked)} (no "
-             "test of it in the userspace suites of TREE=patched and "
-             "TREE=upstream: a series or seed-tree invariant)"
-             if unchecked else "")
-          + ("; " + ", ".join(follow) + " expect each tree's own "
-             "behaviour where upstream changed it outside the series "
-             "(docs/invariants.md)" if follow else ""))
-    verdict = (f"equal, invariant by invariant, in every configuration "
-               f"({n} invariants checked, {len(unchecked)} not)"
-               if not diff else f"different in {len(diff)} invariant(s)")
-    return verdict, ev
-
-
-def fmt(fails, want):
-    hit = sorted(f for f in fails if want in f)
-    return ", ".join(hit) if hit else "none of " + want
+fmt = headline_tsv.named
 
 
 HEADLINE = os.path.join(H.ROOT, "build", "kunit-smp", "headline.tsv")
@@ -187,97 +137,6 @@ def headline():
     """The real-kernel table of make kunit-headline (kunit/headline):
     {(tree, kernel): {counter: value}}, or {} when it has not run."""
     return headline_tsv.read(HEADLINE)[0]
-
-
-def unfit_rows(rows):
-    """Why a headline row cannot decide a claim: its run had another splat
-    or a failing KUnit case, or it came from a tree other than the prepared
-    base/patched one (kunit/headline LABEL=PATH, e.g. a mutant)."""
-    why = []
-    for t, v in rows:
-        if v.get("other_splats") != "0":
-            why.append(f"{t}: {v.get('other_splats', '?')} other splat(s)")
-        if v.get("ktap") != "ok":
-            why.append(f"{t}: KTAP {v.get('ktap', '?')}")
-        if not os.path.basename(v.get("tree", "")).startswith(t + "-"):
-            why.append(f"{t}: row from {v.get('tree', '?')}, not the "
-                       f"prepared {t} tree")
-    return why
-
-
-def base_effects(v):
-    """" (+N WARN at FILE:LINE under FUNC(), ...)" naming base 6.1-rt's own
-    splats that kunit/headline counted by name in a row (BASE_EFFECTS: a
-    count "ROW" with its "ROW_at" = "file:line<frame(file)<..."), or ""."""
-    seen = []
-    for k, n in v.items():
-        at = v.get(k + "_at", "-")
-        if at == "-" or n == "0":
-            continue
-        loc, *frames = at.split("<")
-        fn = frames[0].split("(")[0] if frames else "?"
-        seen.append(f"+{n} WARN at {loc} under {fn}()")
-    if not seen:
-        return ""
-    return (" (" + ", ".join(seen) + ": base 6.1-rt's own, counted by "
-            "name in headline.md)")
-
-
-def headline_verdicts(hl, kb):
-    """The two Summary claims the real PREEMPT_RT kernel decides."""
-    b, p = hl.get(("base", "rt")), hl.get(("patched", "rt"))
-    if not b or not p:
-        miss = " and ".join(x for x, v in (("base", b), ("patched", p))
-                            if not v)
-        why = (f"not run (no {miss} PREEMPT_RT row in "
-               "build/kunit-smp/headline.tsv: make kunit-headline)")
-        return ((why, "in the simulation (RT+RPS): 0 post-flush WARN, 0 "
-                 f"ksoftirqd wakeups on patched; base fails "
-                 f"{fmt(kb, 'v16_')}"),
-                (why, "in the simulation: V16 asserts 0 csd/IPI on RT; "
-                 "the counts need the real kernel"))
-    unfit = unfit_rows((("base", b), ("patched", p)))
-    if unfit:
-        why = ("not decided: the PREEMPT_RT run does not count ("
-               + "; ".join(unfit) + "; build/kunit-smp/headline.md)")
-        return ((why, "make kunit-headline"), (why, "make kunit-headline"))
-    n = p["n"]
-
-    def ipis(v):
-        return int(v["rps_call_ipis"]) + int(v["defer_call_ipis"])
-
-    def seen(v):
-        return f"{ipis(v)} IPIs / {v['post_flush_warn']} WARN"
-    zero = (p["received_rps"] == "0" and p["post_flush_warn"] == "0")
-    warn_seen = b["post_flush_warn"] != "0"
-    fired = int(b["received_rps"]) > 0 and ipis(b) > 0
-    where = (f"{n} packets: base {seen(b)}{base_effects(b)}, patched "
-             f"{ipis(p)} / {p['post_flush_warn']}")
-    prov = ", ".join(f"{t}: {os.path.basename(v.get('tree', '?'))}, "
-                     f"{v.get('kernel', '?')}, {v.get('date', '?')}"
-                     for t, v in (("base", b), ("patched", p)))
-    ev = (f"make kunit-headline (build/kunit-smp/headline.md; {prov}): "
-          f"CPU 0 floods idle CPU 1 with {n} paced remote enqueues and {n} "
-          "skb_attempt_defer_free() calls under qemu-system-x86_64 -smp 2 "
-          "(TCG); IPIs = function-call IPIs CPU 1 received (irq_call_count, "
-          "incl. the scheduler's wakelist), RPS flood + defer flood: "
-          f"base {b['rps_call_ipis']}+{b['defer_call_ipis']}, patched "
-          f"{p['rps_call_ipis']}+{p['defer_call_ipis']}; RPS csd runs "
-          f"(received_rps): base {b['received_rps']}, patched "
-          f"{p['received_rps']}; the WARN is a WARN_ON_ONCE, so at most 1 "
-          "per boot; the cover letter's 2.1-2.4 M IPIs are a 20 s hardware "
-          "flood, not comparable")
-    if zero and warn_seen and fired:
-        warn = f"holds in a PREEMPT_RT kernel under QEMU ({where})"
-    elif zero and fired:
-        warn = (f"patched side holds in a PREEMPT_RT kernel under QEMU; "
-                f"the base WARN was not seen in this run ({where})")
-    else:
-        warn = f"does not hold in a PREEMPT_RT kernel under QEMU ({where})"
-    ipi = (f"holds in a PREEMPT_RT kernel under QEMU ({where})"
-           if zero and fired else
-           f"does not hold in a PREEMPT_RT kernel under QEMU ({where})")
-    return (warn, ev), (ipi, ev)
 
 
 def main():

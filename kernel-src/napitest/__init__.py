@@ -11,13 +11,18 @@
              kbuild-check)
   testresults    CTest's JUnit XML (tools/verdict, cases)
   cases      each case of a make check, its status per configuration and
-             first reason in the tree's terms (tools/verdict,
+             first reason in the tree's terms, and two runs compared
+             invariant by invariant (tools/verdict,
              hunk-matrix/verdicts.py)
   cmocka_output  cmocka's output, with or without arrival times
                  (tools/results, cases, the hunk matrix)
   run_record     a suite run's record (tools/run-suite, tools/results)
   kunit_run      kunit/run's output: its "raw KTAP:" line
                  (tools/differential, kunit/headline, kunit/smp)
+  splats     a kernel console log's splats, known or not (kunit/splats,
+             kunit/headline)
+  headline   build/kunit-smp/headline.tsv and the two Summary claims it
+             decides (kunit/headline, make verdicts)
   ktap, junit    KTAP and JUnit XML writers (tools/results)
   markdown   table cells and rows as the reports write them (the hunk
              matrix)
@@ -28,10 +33,21 @@
   invariants docs/invariants.md, hunk-matrix/guards.tsv and
              unit/series-prefixes.txt: the catalogue and its tables
 
+The commands, whose code is here so that tools/tests imports it as it
+is (each script is a few lines that call main()):
+
+  series_check   kernel-src/series-check
+  kbuild_check   kernel-src/kbuild-check
+  verdict        tools/verdict
+  kunit_headline kunit/headline
+  sync_copy      kunit/sync-copy
+
 Importable from every script directory without path tricks: the scripts
-of kernel-src/ sit next to it, and tools/, hunk-matrix/ and coverage/
-each hold a symlink `napitest` to it (Python puts a script's own directory
-first on its path).  Tests: tools/tests (CTest label tooling).
+of kernel-src/ sit next to it, and tools/, hunk-matrix/, coverage/ and
+kunit/ each hold a symlink `napitest` to it (Python puts a script's own
+directory first on its path); the shell scripts run python3 -m
+napitest.<module> from kernel-src/ or kunit/.  Tests: tools/tests (CTest
+label tooling), which pytest runs with tools/ on its path.
 """
 
 

@@ -178,3 +178,54 @@ def cache_value(build, key):
     except OSError:
         pass
     return ""
+
+
+def checked(table):
+    """Does an invariant's {config: (status, why)} hold a pass or a FAIL?"""
+    return any(st in ("pass", "FAIL") for st, _ in table.values())
+
+
+def compare(pt, ut, invs, configs=CONFIGS):
+    """The verdict and evidence of the backport (pt) against upstream (ut),
+    {invariant: {config: (status, why)}} each: equal, or different and
+    why.  An invariant neither run checks (no test of it ran, or all
+    skipped) is said to be so, never counted as equal.  configs: the
+    order the differing configurations are named in (make verdicts':
+    hunk-matrix/hmlib.py's)."""
+    notes = {i.id: i.statement for i in invs}
+    same, diff, unchecked = [], [], []
+    for inv in invs:
+        p, u = pt.get(inv.id, {}), ut.get(inv.id, {})
+        if not checked(p) and not checked(u):
+            unchecked.append(inv.id)
+            continue
+        if {c: s for c, (s, _) in p.items()} == \
+                {c: s for c, (s, _) in u.items()}:
+            same.append(inv.id)
+            continue
+        cfgs = [c for c in configs if p.get(c, ("-",))[0] !=
+                u.get(c, ("-",))[0]]
+        why = next((u.get(c, ("", ""))[1] or p.get(c, ("", ""))[1]
+                    for c in cfgs if u.get(c, ("", ""))[1] or
+                    p.get(c, ("", ""))[1]), "")
+        diff.append(f"{inv.id} differs in " + ", ".join(
+            f"{c} (patched {p.get(c, ('-',))[0]}, upstream "
+            f"{u.get(c, ('-',))[0]})" for c in cfgs)
+            + (f": {why[:200]}" if why else "") + ".")
+    follow = [i for i, st in notes.items()
+              if re.search(r"later trees|since v6\.\d+", st)]
+    n = len(same) + len(diff)
+    ev = (f"equal in {len(same)} of the {n} invariants both runs check"
+          + (f" ({', '.join(same)})" if not diff else "")
+          + (": " + " ".join(diff) if diff else "")
+          + (f"; not checked by either run: {', '.join(unchecked)} (no "
+             "test of it in the userspace suites of TREE=patched and "
+             "TREE=upstream: a series or seed-tree invariant)"
+             if unchecked else "")
+          + ("; " + ", ".join(follow) + " expect each tree's own "
+             "behaviour where upstream changed it outside the series "
+             "(docs/invariants.md)" if follow else ""))
+    verdict = (f"equal, invariant by invariant, in every configuration "
+               f"({n} invariants checked, {len(unchecked)} not)"
+               if not diff else f"different in {len(diff)} invariant(s)")
+    return verdict, ev

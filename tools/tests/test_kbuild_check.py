@@ -7,12 +7,7 @@ sources and headers (.o.cmd)."""
 import json
 import os
 
-from .scripts import load_script
-
-
-def load():
-    return load_script(os.path.join("kernel-src", "kbuild-check"),
-                       "kbuild_check")
+from napitest import kbuild_check
 
 
 def touch(root, rel, text="x\n"):
@@ -23,7 +18,7 @@ def touch(root, rel, text="x\n"):
 
 
 def test_kconfig_deps_are_kconfigs_own_list(tmp_path):
-    kc = load()
+    kc = kbuild_check
     touch(str(tmp_path), "include/config/auto.conf.cmd",
           "deps_config := \\\n\tmm/Kconfig \\\n\tkernel/Kconfig.locks\n\n"
           "include/config/auto.conf: $(deps_config)\n")
@@ -33,7 +28,7 @@ def test_kconfig_deps_are_kconfigs_own_list(tmp_path):
 
 
 def test_makefile_deps_cover_kbuild_and_object_dirs(tmp_path):
-    kc = load()
+    kc = kbuild_check
     t = str(tmp_path)
     for rel in ("Makefile", "scripts/Makefile.build", "scripts/Kbuild.include",
                 "arch/x86/Makefile", "net/Makefile", "net/core/Makefile",
@@ -49,7 +44,7 @@ def test_makefile_deps_cover_kbuild_and_object_dirs(tmp_path):
 
 
 def test_stamp_lists_make_and_kconfig_files(tmp_path):
-    kc = load()
+    kc = kbuild_check
     t, kb = str(tmp_path / "tree"), str(tmp_path / "kb")
     for rel in ("Makefile", "net/core/Makefile", "mm/Kconfig",
                 "net/core/dev.c", "net/core/skbuff.c", "kernel/softirq.c"):
@@ -98,7 +93,7 @@ def built(kc, top, tree, view="rps"):
 def test_slot_source_links_to_the_tree(tmp_path):
     """kbuild builds from the slot's src: a link per top-level entry,
     tools/ a tree of links (make -C there would resolve a link)."""
-    kc = load()
+    kc = kbuild_check
     top = str(tmp_path / "kb")
     os.makedirs(top)
     a = fake_tree(str(tmp_path / "a"))
@@ -119,7 +114,7 @@ def test_slot_reuse_by_content(tmp_path):
     """A copy differing in the objects' sources only reuses the slot, its
     O= tree dated now and its objects deleted; another header dates it at
     the epoch (kbuild remakes all); the same path is left to make."""
-    kc = load()
+    kc = kbuild_check
     top = str(tmp_path / "kb")
     os.makedirs(top)
     a = fake_tree(str(tmp_path / "a"))
@@ -152,7 +147,7 @@ def test_slot_reuse_by_content(tmp_path):
 def test_slot_view_made_for_another_tree(tmp_path):
     """A view whose O= tree was made for another tree than the one the
     slot now points at is redated too, not left to make's mtimes."""
-    kc = load()
+    kc = kbuild_check
     top = str(tmp_path / "kb")
     os.makedirs(top)
     a = fake_tree(str(tmp_path / "a"))

@@ -16,7 +16,9 @@ import tempfile
 import unittest
 from unittest import mock
 
-from .scripts import load_script
+from napitest import cases
+from napitest import headline as headline_tsv
+from napitest import kunit_headline, splats, sync_copy
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
@@ -42,17 +44,9 @@ sys.exit(1)
 """
 
 
-def load(name):
-    return load_script(os.path.join("kunit", name), "kunit_" + name)
-
-
-def load_splats():
-    return load("splats")
-
-
 class SplatsTest(unittest.TestCase):
     def setUp(self):
-        self.m = load_splats()
+        self.m = splats
         with open(LOG) as f:
             self.splats = self.m.splats(f)
         # what nm would find in net/ and kernel/softirq.c
@@ -229,7 +223,7 @@ class HeadlineTest(unittest.TestCase):
                    post_flush_warn="0", rps_net_rx="0", defer_net_rx="0")
 
     def setUp(self):
-        self.m = load("headline")
+        self.m = kunit_headline
 
     def test_expected_effect(self):
         self.assertEqual(self.m.verdict({("base", "rt"): self.BASE,
@@ -340,7 +334,7 @@ class SyncCopyTest(unittest.TestCase):
     that kbuild rebuilds exactly what differs."""
 
     def setUp(self):
-        self.m = load("sync-copy")
+        self.m = sync_copy
         self.tmp = tempfile.mkdtemp(prefix="napitest-sync-copy-")
         self.a = os.path.join(self.tmp, "a")
         self.b = os.path.join(self.tmp, "b")
@@ -422,10 +416,7 @@ class HeadlineVerdictTest(unittest.TestCase):
     """make verdicts' two headline claims read the real-kernel table."""
 
     def setUp(self):
-        import sys
-        sys.path.insert(0, os.path.join(TOP, "hunk-matrix"))
-        self.m = load_script(os.path.join("hunk-matrix", "verdicts.py"),
-                             "hm_verdicts")
+        self.m = headline_tsv
         base = dict(HeadlineTest.BASE, rps_call_ipis="2049",
                     defer_call_ipis="31", tree="/c/base-6.1", kernel="6.1.192",
                     other_splats="0", ktap="ok",
@@ -487,10 +478,7 @@ class UpstreamRowTest(unittest.TestCase):
     invariant; an invariant neither run checks is not "equal"."""
 
     def setUp(self):
-        import sys
-        sys.path.insert(0, os.path.join(TOP, "hunk-matrix"))
-        self.m = load_script(os.path.join("hunk-matrix", "verdicts.py"),
-                             "hm_verdicts")
+        self.m = cases
 
         class Inv:
             def __init__(self, i):

@@ -9,7 +9,8 @@ import os
 import re
 import subprocess
 
-from .scripts import TOP
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
 
 MAKEFILE = os.path.join(TOP, "Makefile")
 

@@ -9,7 +9,8 @@ import os
 
 from napitest import markdown
 
-from .scripts import TOP
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
 
 
 def test_cell_flattens_line_breaks():

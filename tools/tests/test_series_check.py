@@ -20,7 +20,7 @@ import types
 
 from napitest.kbuild import OBJS
 
-from .scripts import load_script
+from napitest import series_check
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data",
                     "series-check")
@@ -76,8 +76,7 @@ def fake_unit(tree, builddir, logf, jobs, timeout):
 
 
 def run_series_check(tmp_path, monkeypatch, capsys):
-    sc = load_script(os.path.join("kernel-src", "series-check"),
-                     "series_check")
+    sc = series_check
     patches = tmp_path / "patches"
     patches.mkdir()
     for order, names in SERIES.items():
@@ -126,8 +125,7 @@ def test_table_is_the_recorded_one(tmp_path, monkeypatch, capsys):
 def test_unit_results_from_ctest_junit(tmp_path):
     """The failing column comes from CTest's JUnit file and the cmocka
     output in it (recorded: data/ctest-junit.xml)."""
-    sc = load_script(os.path.join("kernel-src", "series-check"),
-                     "series_check")
+    sc = series_check
     summary, failed = sc.unit_results(os.path.join(
         os.path.dirname(DATA), "ctest-junit.xml"))
     assert summary == "8 tests, 4 failed"

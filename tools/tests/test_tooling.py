@@ -13,7 +13,6 @@ import tempfile
 import unittest
 from contextlib import redirect_stdout
 
-from .scripts import load_script
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOLS = os.path.dirname(HERE)
@@ -194,7 +193,7 @@ class Results(unittest.TestCase):
 
 class Summary(unittest.TestCase):
     def run_verdict(self, opts=()):
-        v = load_script(os.path.join("tools", "verdict"), "verdict")
+        from napitest import verdict as v
         with tempfile.TemporaryDirectory() as build:
             with open(os.path.join(build, "CMakeCache.txt"), "w") as f:
                 f.write("KSRC:PATH=/nonexistent/tree\n")
@@ -230,7 +229,7 @@ class Summary(unittest.TestCase):
         tree lacks patch 14 hunk 8 (...) at FILE:LINE" under V18 and "the
         tree lacks 14.8; it alters 3.1" in the closing legend, never
         "lacks or alters 14.8 missing"."""
-        v = load_script(os.path.join("tools", "verdict"), "verdict")
+        from napitest import verdict as v
         ref = {g.hunk: g.on_patched for g in invariants.load_guards()}
         located = {h.id: v.HL.Located(ref.get(h.id, "present"))
                    for h in v.HL.series_hunks()}

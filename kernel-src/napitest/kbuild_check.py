@@ -1,0 +1,649 @@
+# SPDX-License-Identifier: GPL-2.0
+"""kbuild-check: does the tree build, the way kbuild builds it?
+
+    kbuild-check [--dir DIR] [--jobs N] [--deps-out FILE] TREE|--variant NAME CONFIG
+
+The userspace suites compile only the manifest's functions; a tree whose
+other code does not build would pass them.  This builds the tree's whole
+net/core/dev.c, net/core/skbuff.c and kernel/softirq.c with the tree's own
+Makefile, in a scratch O= directory under DIR (the tree is only read), with
+ccache, in the kernel configuration that stands for CONFIG, one of the
+matrix's configurations:
+
+  rps, rps-threads      x86_64_defconfig + CONFIG_RPS=y CONFIG_DEBUG_NET=y
+                        (threads are a boot parameter, not a config option)
+  norps, norps-threads  the same with CONFIG_EXPERT=y CONFIG_SYSFS=n, which
+                        is how Kconfig turns CONFIG_RPS off
+  rt-rps                CONFIG_PREEMPT_RT=y where the tree's Kconfig can
+                        select it; otherwise (6.1: arch/x86 does not select
+                        ARCH_SUPPORTS_RT) the forced-RT compile-only view of
+                        series-check: the rps .config, every file compiled
+                        with -DCONFIG_PREEMPT_RT (kernel-src/napitest/kbuild.py)
+
+A tree that does not build fails with the compiler's first error at the
+tree's file:line.  A build that succeeded leaves a stamp under DIR/stamps,
+keyed by the content of every file the objects were compiled from (kbuild's
+own dependency lists) and by the configuration: a rerun on the same content,
+at any path, is a few file reads.
+
+The O= trees are not per tree path but in a few slots (DIR/slot-N), each
+building from a fixed source path, DIR/slot-N/src: a link per top-level
+entry of the tree (tools/ a tree of links: kbuild runs make -C there, which
+would resolve a link to the tree's own path).  kbuild records that path,
+not the tree's, so a tree whose content differs from a slot's last build
+only in the objects' own sources (a flipped #ifdef in dev.c, a copy of the
+tree with one line edited) reuses that slot's configuration, host tools and
+generated headers, and recompiles those objects only (ccache).  Which slot:
+the one last used for this tree path (make follows the edits), else one
+whose last build read the same content in every other file, else one of the
+same kernel version rebuilt as if cold (ccache: the unchanged files are
+cache hits), else a new one.  kbuild decides by mtime, which says nothing
+across trees: on a switch to another tree, the reused O= tree's files are
+dated now (same content) or at the epoch (not the same), and the objects
+are deleted.  A tree path that has an O= tree of its own from before the
+slots (DIR/<hash of the path>/VIEW) keeps using it.
+
+Exit status: 0 the objects build, 1 they do not or the check could not run.
+"""
+
+import argparse
+import fcntl
+import hashlib
+import json
+import os
+import re
+import shutil
+import sys
+import time
+
+from . import kbuild as kbuild_module
+from .kbuild import (RT_ARGS, ToolError, kbuild, kbuild_setup,
+                     kbuild_setup_rt, run)
+
+PROG = "kbuild-check"
+# The directory of the kernel-src/kbuild-check command.
+HERE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "kernel-src")
+
+OBJS = ("net/core/dev.o", "net/core/skbuff.o", "kernel/softirq.o")
+# Kconfig fragments on top of x86_64_defconfig: (enable, disable, want).
+KCONFIGS = {
+    "rps": (("RPS", "DEBUG_NET"), (),
+            (("RPS", "y"), ("DEBUG_NET", "y"))),
+    "norps": (("EXPERT", "DEBUG_NET"), ("SYSFS", "RPS"),
+              (("RPS", None), ("DEBUG_NET", "y"))),
+    "rt": (("RPS", "DEBUG_NET", "EXPERT", "PREEMPT_RT"),
+           ("PREEMPT_NONE", "PREEMPT_VOLUNTARY", "PREEMPT"),
+           (("RPS", "y"), ("DEBUG_NET", "y"), ("PREEMPT_RT", "y"))),
+}
+VIEW = {"rt-rps": "rt", "rps": "rps", "rps-threads": "rps",
+        "norps-threads": "norps", "norps": "norps"}
+ERROR_RE = re.compile(r"^(?P<path>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): "
+                      r"(?:fatal )?error: (?P<msg>.*)$")
+
+
+def describe(view, forced):
+    enable, disable, _ = KCONFIGS["rps" if forced else view]
+    s = "x86_64_defconfig + " + " ".join(
+        [f"CONFIG_{n}=y" for n in enable] + [f"CONFIG_{n}=n" for n in disable])
+    if forced:
+        s += ", forced -DCONFIG_PREEMPT_RT (compile-only: this tree's " \
+            "Kconfig cannot select PREEMPT_RT)"
+    return s
+
+
+def tree_path(tree, path, kb):
+    """A path in a compiler message, relative to the tree if it is in it."""
+    p = os.path.normpath(os.path.join(kb, path))
+    if p.startswith(tree + os.sep):
+        return os.path.relpath(p, tree)
+    return path
+
+
+def first_error(out, tree, kb):
+    """The compiler's first error (with its source line and caret), the
+    path made relative to the tree; or kbuild's own first complaint."""
+    lines = out.splitlines()
+    for i, line in enumerate(lines):
+        m = ERROR_RE.match(line)
+        if not m:
+            continue
+        head = (f"{tree_path(tree, m.group('path'), kb)}:{m.group('line')}:"
+                f"{m.group('col')}: error: {m.group('msg')}")
+        ctx = [x for x in lines[i + 1:i + 3] if re.match(r"^\s+\d* \|", x)]
+        return "\n".join([head] + ctx)
+    for line in lines:
+        if re.search(r"\*\*\*|[Ee]rror|undefined reference", line) and \
+                not line.startswith("make"):
+            return line.strip()
+    return None
+
+
+def cmd_deps(kb, obj, tree):
+    """The tree's files kbuild recorded obj as depending on (.o.cmd), tree
+    being the source path kbuild was given (a slot's src)."""
+    d, b = os.path.split(obj)
+    path = os.path.join(kb, d, f".{b}.cmd")
+    deps = set()
+    with open(path) as f:
+        for tok in f.read().split():
+            tok = tok.rstrip("\\")
+            # (-I dirs come as separate tokens too: files only)
+            if tok.startswith(tree + os.sep) and os.path.isfile(tok):
+                deps.add(os.path.relpath(tok, tree))
+    return deps
+
+
+def file_digests(tree, files):
+    """{rel: SHA-256 of tree/rel} for each file, or None if one is not
+    there."""
+    out = {}
+    for rel in sorted(files):
+        try:
+            with open(os.path.join(tree, rel), "rb") as f:
+                out[rel] = hashlib.sha256(f.read()).hexdigest()
+        except OSError:
+            return None
+    return out
+
+
+def digest_of(digests):
+    h = hashlib.sha256()
+    for rel in sorted(digests):
+        h.update(rel.encode() + b"\0" + bytes.fromhex(digests[rel]))
+    return h.hexdigest()
+
+
+def content_digest(tree, files):
+    d = file_digests(tree, files)
+    return None if d is None else digest_of(d)
+
+
+# What the .config is made of: a change here can change the configuration.
+KCONFIG_FILES = ("arch/x86/configs/x86_64_defconfig", "arch/x86/Kconfig",
+                 "arch/Kconfig", "init/Kconfig", "kernel/Kconfig.preempt",
+                 "net/Kconfig", "net/Kconfig.debug", "lib/Kconfig.debug",
+                 "fs/sysfs/Kconfig", "scripts/kconfig/Makefile")
+
+
+def stamp_path(top, tree, view, makeargs):
+    """Stamps are keyed by the view, this checker, the compiler and the
+    objects' own sources; the digest of every dependency is inside."""
+    h = hashlib.sha256(repr((view, KCONFIGS[view], makeargs,
+                             OBJS)).encode())
+    for f in (__file__, kbuild_module.__file__):
+        with open(f, "rb") as fh:
+            h.update(fh.read())
+    rc, out = run(["gcc", "--version"])
+    h.update(out.encode())
+    srcs = content_digest(tree, [o[:-2] + ".c" for o in OBJS] + ["Makefile"])
+    if srcs is None:
+        return None
+    return os.path.join(top, "stamps",
+                        f"{view}-{h.hexdigest()[:12]}-{srcs[:16]}.json")
+
+
+def stat_key(tree, files):
+    """(size, mtime, inode) of each file: what says, as for make and git's
+    index, that a file whose content was verified has not been touched."""
+    out = []
+    for rel in sorted(files):
+        try:
+            st = os.stat(os.path.join(tree, rel))
+        except OSError:
+            return None
+        out.append([rel, st.st_size, st.st_mtime_ns, st.st_ino])
+    return out
+
+
+def stamp_hit(stamp, tree, work):
+    """The description of the stamp's build if every file it was built
+    from still has the same content, else None.  The content is hashed
+    once per tree path; after that, files whose size, mtime and inode are
+    those seen when it last matched are not read again (work/verified-*)."""
+    if not stamp or not os.path.isfile(stamp):
+        return None
+    with open(stamp) as f:
+        st = json.load(f)
+    seen = os.path.join(work, "verified-" + os.path.basename(stamp))
+    now = stat_key(tree, st["deps"])
+    try:
+        with open(seen) as f:
+            if now is not None and json.load(f) == now:
+                return st["what"]
+    except (OSError, ValueError):
+        pass
+    if content_digest(tree, st["deps"]) != st["digest"]:
+        return None
+    if now is not None:
+        tmp = f"{seen}.{os.getpid()}"
+        with open(tmp, "w") as f:
+            json.dump(now, f)
+        os.replace(tmp, seen)
+    return st["what"]
+
+
+def kconfig_deps(kb):
+    """Every Kconfig file the .config was made from, as kconfig itself
+    lists them (deps_config in O=/include/config/auto.conf.cmd)."""
+    deps = set()
+    try:
+        with open(os.path.join(kb, "include/config/auto.conf.cmd")) as f:
+            lines = f.read().split("\n")
+    except OSError:
+        return deps
+    if "deps_config := \\" not in lines:
+        return deps
+    for line in lines[lines.index("deps_config := \\") + 1:]:
+        tok = line.strip().rstrip("\\").strip()
+        if not tok:
+            break
+        deps.add(tok)
+    return deps
+
+
+# The make files kbuild reads to build OBJS (besides each object's own
+# directory and its parents): a change there can break or change a build.
+MAKE_FILE_DIRS = ("", "scripts", "arch/x86")
+MAKE_FILE_RX = re.compile(r"^(Makefile.*|Kbuild.*|.*\.include)$")
+
+
+def makefile_deps(tree):
+    dirs = set(MAKE_FILE_DIRS)
+    for o in OBJS:
+        d = os.path.dirname(o)
+        while d:
+            dirs.add(d)
+            d = os.path.dirname(d)
+    deps = set()
+    for d in dirs:
+        try:
+            names = os.listdir(os.path.join(tree, d))
+        except OSError:
+            continue
+        for n in names:
+            rel = os.path.join(d, n)
+            if MAKE_FILE_RX.match(n) and \
+                    os.path.isfile(os.path.join(tree, rel)):
+                deps.add(rel)
+    return deps
+
+
+def write_stamp(stamp, tree, kb, what, src=None):
+    """The stamp of a build of tree in kb from source path src (default:
+    tree); returns {file: digest} of every file it was built from."""
+    src = src or tree
+    deps = {f for f in KCONFIG_FILES if os.path.isfile(os.path.join(tree, f))}
+    deps |= kconfig_deps(kb) | makefile_deps(tree)
+    deps = {f for f in deps if os.path.isfile(os.path.join(tree, f))}
+    for o in OBJS:
+        deps |= cmd_deps(kb, o, src)
+    digests = file_digests(tree, deps)
+    if digests is None:
+        return None
+    if stamp:
+        os.makedirs(os.path.dirname(stamp), exist_ok=True)
+        tmp = f"{stamp}.{os.getpid()}"
+        with open(tmp, "w") as f:
+            json.dump({"what": what, "deps": sorted(deps),
+                       "digest": digest_of(digests)}, f)
+        os.replace(tmp, stamp)
+    return digests
+
+
+def write_deps_out(a, stamp):
+    """--deps-out FILE: every file the stamp was verified on, one path a
+    line, under the tree as given (a link stays a link): run-suite's
+    result cache keys on them (tools/run-suite.c --input-list).  No stamp,
+    no file: then nothing may be reused."""
+    if not a.deps_out:
+        return
+    if os.path.exists(a.deps_out):
+        os.unlink(a.deps_out)
+    if not stamp or not os.path.isfile(stamp):
+        return
+    with open(stamp) as f:
+        deps = json.load(f)["deps"]
+    tmp = f"{a.deps_out}.{os.getpid()}"
+    os.makedirs(os.path.dirname(os.path.abspath(a.deps_out)), exist_ok=True)
+    with open(tmp, "w") as f:
+        f.write("".join(os.path.join(a.given, d) + "\n" for d in deps))
+    os.replace(tmp, a.deps_out)
+
+
+SLOTS = 4		# O= slots per DIR: the least recently used is reused
+SOURCES = {o[:-2] + ".c" for o in OBJS}
+
+
+def kernel_version(tree):
+    """VERSION.PATCHLEVEL.SUBLEVEL from the tree's Makefile."""
+    v = {}
+    try:
+        with open(os.path.join(tree, "Makefile")) as f:
+            for line in f.read(4096).splitlines():
+                m = re.match(r"^(VERSION|PATCHLEVEL|SUBLEVEL)\s*=\s*(\S*)",
+                             line)
+                if m:
+                    v[m.group(1)] = m.group(2)
+    except OSError:
+        pass
+    keys = ("VERSION", "PATCHLEVEL", "SUBLEVEL")
+    return ".".join(v.get(k, "?") for k in keys)
+
+
+def read_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def write_json(path, data):
+    tmp = f"{path}.{os.getpid()}"
+    with open(tmp, "w") as f:
+        json.dump(data, f)
+    os.replace(tmp, path)
+
+
+def link_farm(src, dst):
+    """dst: src's directories, each file a link to src's."""
+    for d, dirs, files in os.walk(src):
+        out = os.path.join(dst, os.path.relpath(d, src))
+        os.makedirs(out, exist_ok=True)
+        for n in files + [x for x in dirs
+                          if os.path.islink(os.path.join(d, x))]:
+            os.symlink(os.path.join(d, n), os.path.join(out, n))
+
+
+def point_slot(slot, tree):
+    """Point slot/src at tree; True if it pointed elsewhere before."""
+    src = os.path.join(slot, "src")
+    meta = read_json(os.path.join(slot, "slot.json")) or {}
+    if meta.get("tree") == tree and os.path.isdir(src):
+        return False
+    new = src + ".new"
+    shutil.rmtree(new, ignore_errors=True)
+    os.makedirs(new)
+    for name in os.listdir(tree):
+        p = os.path.join(tree, name)
+        if name == "tools" and os.path.isdir(p) and not os.path.islink(p):
+            link_farm(p, os.path.join(new, name))
+        else:
+            os.symlink(p, os.path.join(new, name))
+    shutil.rmtree(src, ignore_errors=True)
+    os.rename(new, src)
+    meta["tree"] = tree
+    write_json(os.path.join(slot, "slot.json"), meta)
+    return True
+
+
+def same_but_sources(tree, record):
+    """Does tree have the content of the slot's last build in every file
+    it was built from but the objects' own sources?"""
+    files = {k: v for k, v in record["files"].items() if k not in SOURCES}
+    return bool(files) and file_digests(tree, files) == files
+
+
+def choose_slot(top, tree, view):
+    """(slot, how): "same" (last used for this tree path), "equal" (its
+    last build of view read tree's content in all but the objects'
+    sources), "stale" (same kernel version, other content), "new"."""
+    slots = sorted(os.path.join(top, n) for n in os.listdir(top)
+                   if re.match(r"^slot-\d+$", n))
+    metas = {s: read_json(os.path.join(s, "slot.json")) or {}
+             for s in slots}
+    for s in slots:
+        if metas[s].get("tree") == tree:
+            return s, "same"
+    for s in slots:
+        rec = metas[s].get("views", {}).get(view)
+        if rec and same_but_sources(tree, rec):
+            return s, "equal"
+    version = kernel_version(tree)
+    if len(slots) < SLOTS:
+        for s in slots:
+            if metas[s].get("version") == version:
+                return s, "stale"
+        n = 0
+        while os.path.exists(os.path.join(top, f"slot-{n}")):
+            n += 1
+        s = os.path.join(top, f"slot-{n}")
+        os.makedirs(s)
+        write_json(os.path.join(s, "slot.json"), {"version": version})
+        return s, "new"
+    same = [s for s in slots if metas[s].get("version") == version]
+    s = min(same or slots,
+            key=lambda s: os.stat(os.path.join(s, "slot.json")).st_mtime)
+    if metas[s].get("version") != version:
+        shutil.rmtree(s)
+        os.makedirs(s)
+        write_json(os.path.join(s, "slot.json"), {"version": version})
+        return s, "new"
+    return s, "stale"
+
+
+def redate(kb, when):
+    """Every file of the O= tree kb dated when (None: now)."""
+    for d, _, files in os.walk(kb):
+        for n in files:
+            p = os.path.join(d, n)
+            if not os.path.islink(p):
+                os.utime(p, None if when is None else (when, when))
+
+
+def enter_slot(top, tree, view):
+    """The slot to build view of tree in, pointed at tree, its O= tree
+    made right for tree's content (see the module's docstring); returns
+    (slot, src, how)."""
+    slot, how = choose_slot(top, tree, view)
+    point_slot(slot, tree)
+    meta = read_json(os.path.join(slot, "slot.json"))
+    rec = meta.get("views", {}).get(view)
+    kb = os.path.join(slot, view)
+    if os.path.isdir(kb) and (not rec or rec.get("tree") != tree):
+        # kb was last made for another tree (or its build failed).
+        equal = bool(rec and rec.get("files") and
+                     same_but_sources(tree, rec))
+        how = "equal" if equal else "stale"
+        redate(kb, None if equal else 0)
+        for o in OBJS:
+            d, b = os.path.split(o)
+            for f in (o, os.path.join(d, f".{b}.cmd")):
+                if os.path.exists(os.path.join(kb, f)):
+                    os.unlink(os.path.join(kb, f))
+    meta["version"] = kernel_version(tree)
+    write_json(os.path.join(slot, "slot.json"), meta)
+    return slot, os.path.join(slot, "src"), how
+
+
+def record_build(slot, view, tree, digests):
+    """What view's O= tree in slot was last built from: tree, and the
+    content of every file it read (None: unknown, its build failed)."""
+    meta = read_json(os.path.join(slot, "slot.json")) or {}
+    meta.setdefault("views", {})[view] = {"tree": tree, "files": digests}
+    write_json(os.path.join(slot, "slot.json"), meta)
+
+
+def setup(tree, work, view, env, logf):
+    """Configure the O= dir of view; return (kb, forced, extra make args)."""
+    kb = os.path.join(work, view)
+    if view != "rt":
+        enable, disable, want = KCONFIGS[view]
+        kbuild_setup(tree, kb, env, logf, enable, disable, want)
+        return kb, False, []
+    if not os.path.exists(os.path.join(kb, ".forced")):
+        enable, disable, want = KCONFIGS["rt"]
+        try:
+            kbuild_setup(tree, kb, env, logf, enable, disable, want)
+            return kb, False, []
+        except ToolError as e:
+            if "did not stick" not in str(e):
+                raise
+            shutil.rmtree(kb)
+            os.makedirs(kb)
+            open(os.path.join(kb, ".forced"), "w").close()
+    kb_rps, _, _ = setup(tree, work, "rps", env, logf)
+    kbuild_setup_rt(tree, kb_rps, kb, env, logf)
+    return kb, True, RT_ARGS
+
+
+def check(a):
+    tree = os.path.realpath(a.tree)
+    for f in ("Makefile", "scripts/Makefile.build", "arch/x86/Makefile",
+              "scripts/config"):
+        if not os.path.isfile(os.path.join(tree, f)):
+            raise ToolError(f"{tree} is not a full kernel tree (no {f}): "
+                            "kbuild cannot build it; give a full tree "
+                            "(kernel-src/prepare-tree --full VARIANT)")
+    for tool in ("gcc", "make", "flex", "bison", "bc"):
+        if not shutil.which(tool):
+            raise ToolError(f"{tool} is not installed (tools/install-deps)")
+    cc = "ccache gcc" if shutil.which("ccache") else "gcc"
+    env = {"MAKEARGS": [f"CC={cc}", f"HOSTCC={cc}"]}
+    top = os.path.abspath(a.dir)
+    # Per tree path: its logs and which stamps its files were verified on.
+    work = os.path.join(top, hashlib.sha256(tree.encode()).hexdigest()[:12])
+    os.makedirs(work, exist_ok=True)
+    with open(os.path.join(work, "tree"), "w") as f:
+        f.write(tree + "\n")
+    view = VIEW[a.config]
+    logf = os.path.join(work, f"{a.config}.log")
+    t0 = time.time()
+    # One kbuild at a time: the slots are shared by every tree, the views
+    # share the rps .config, and CTest runs rps and rps-threads at once.
+    with open(os.path.join(top, "lock"), "w") as lk:
+        fcntl.flock(lk, fcntl.LOCK_EX)
+        if os.path.exists(logf):
+            os.unlink(logf)
+        stamp = stamp_path(top, tree, view, env["MAKEARGS"])
+        what = stamp_hit(stamp, tree, work)
+        if what:
+            print(f"kbuild {a.config}: ok: {' '.join(OBJS)} unchanged since "
+                  f"they last built ({what})")
+            write_deps_out(a, stamp)
+            return 0
+        if a.unverified:
+            # The variant's path came from the memo of its resolution:
+            # prepare-tree verifies (or rebuilds) it before a build.
+            return None
+        if os.path.isfile(os.path.join(work, view, ".config")):
+            # An O= tree of this path from before the slots: still right.
+            slot, src, how = None, tree, "this path's"
+            kb, forced, extra = setup(tree, work, view, env, logf)
+        else:
+            slot, src, how = enter_slot(top, tree, view)
+            record_build(slot, view, None, None)
+            kb, forced, extra = setup(src, slot, view, env, logf)
+        what = describe(view, forced)
+        res = kbuild(src, kb, env, logf, a.jobs, extra, strict=False,
+                     objs=OBJS)
+        bad = [o for o, (st, _) in res.items() if not st.startswith("ok")]
+        if not bad:
+            digests = write_stamp(stamp, tree, kb, what, src)
+            if slot:
+                record_build(slot, view, tree, digests)
+            write_deps_out(a, stamp)
+            print(f"kbuild {a.config}: ok: {' '.join(OBJS)} build "
+                  f"({what}; {time.time() - t0:.1f} s; O= {kb}, {how})")
+            return 0
+    with open(logf, errors="replace") as f:
+        err = first_error(f.read(), src, kb)
+    print(f"kbuild {a.config}: build failed: "
+          f"{err or res[bad[0]][1] or 'see the log'}")
+    print(f"  {', '.join(bad)} of {tree} "
+          f"{'does' if len(bad) == 1 else 'do'} not build ({what})")
+    print(f"  command: make -C {src} O={kb} {' '.join(extra)} "
+          f"{' '.join(bad)}{f' ({src}: links to {tree})' if slot else ''}; "
+          f"log: {logf}")
+    return 1
+
+
+def main():
+    ap = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n")[0])
+    ap.add_argument("tree", nargs="?",
+                    help="kernel tree (full; only read)")
+    ap.add_argument("--variant", help="instead of a tree: the full tree of "
+                    "this prepared variant (kernel-src/prepare-tree --full)")
+    ap.add_argument("config", choices=sorted(VIEW),
+                    help="configuration of the matrix")
+    ap.add_argument("--dir", default=os.path.join("build", "kbuild"),
+                    help="scratch directory: O= trees and stamps")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--deps-out", metavar="FILE",
+                    help="after a build or a stamp hit: write the files "
+                    "the objects were verified on, one path a line")
+    a = ap.parse_args()
+    if bool(a.tree) == bool(a.variant):
+        ap.error("give a tree or --variant, not both")
+    if a.deps_out and os.path.exists(a.deps_out):
+        os.unlink(a.deps_out)
+    a.unverified = False
+    if a.variant:
+        a.tree = remembered(a.dir, a.variant)
+        a.unverified = a.tree is not None
+        if not a.tree:
+            a.tree = prepared(a.variant, a.dir)
+    a.given = a.tree
+    rc = check(a)
+    if rc is None:
+        a.tree, a.unverified = prepared(a.variant, a.dir), False
+        a.given = a.tree
+        rc = check(a)
+    return rc
+
+
+def prepare_inputs_key(variant):
+    """What prepare-tree's answer for the variant depends on: the script,
+    trees.conf, the patches and the cache's location."""
+    h = hashlib.sha256(repr((variant, os.environ.get("NAPITEST_CACHE"),
+                             os.environ.get("XDG_CACHE_HOME"),
+                             os.environ.get("HOME"))).encode())
+    files = [os.path.join(HERE, "prepare-tree"),
+             os.path.join(HERE, "trees.conf")]
+    for d, _, fs in os.walk(os.path.join(HERE, "patches")):
+        files += [os.path.join(d, f) for f in fs]
+    for p in sorted(files):
+        with open(p, "rb") as f:
+            h.update(p.encode() + b"\0" + f.read())
+    return h.hexdigest()
+
+
+def remembered(top, variant):
+    """The full tree of the variant as prepare-tree last gave it, if its
+    inputs are the same and the entry is still there (unverified: a stamp
+    hit verifies the content kbuild reads; a miss asks prepare-tree)."""
+    try:
+        with open(os.path.join(top, f"variant-{variant}.json")) as f:
+            r = json.load(f)
+    except (OSError, ValueError):
+        return None
+    if r.get("key") != prepare_inputs_key(variant) or \
+            not os.path.isfile(os.path.join(r["path"], ".napitest-stamp")):
+        return None
+    return r["path"]
+
+
+def prepared(variant, top=None):
+    """prepare-tree --full VARIANT (verifies or rebuilds the entry)."""
+    rc, out = run([os.path.join(HERE, "prepare-tree"), "--full", variant])
+    if rc:
+        raise ToolError(f"prepare-tree --full {variant} failed:\n{out}")
+    path = out.strip().splitlines()[-1]
+    if top:
+        os.makedirs(top, exist_ok=True)
+        p = os.path.join(top, f"variant-{variant}.json")
+        with open(f"{p}.{os.getpid()}", "w") as f:
+            json.dump({"key": prepare_inputs_key(variant), "path": path}, f)
+        os.replace(f"{p}.{os.getpid()}", p)
+    return path
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except ToolError as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        sys.exit(130)
