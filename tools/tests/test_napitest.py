@@ -209,6 +209,20 @@ class TestExtractor(Fixture):
         self.assertIn("extern struct list_head hotplug_threads;", defs)
         self.assertIn("extern struct mutex smpboot_threads_lock;", defs)
 
+    def test_static_dropped_from_a_head_before_the_name_line(self):
+        """The kernel's style "static __latent_entropy void\nname(...)":
+        the keywords go from the lines before the name's, in place."""
+        write(os.path.join(self.tree, "net", "core", "dev.c"),
+              DEV_C + "\nstatic inline __attribute__((unused)) int\n"
+              "two_line_head(struct backlog *b)\n{\n\treturn 0;\n}\n")
+        write(self.manifest, MANIFEST.replace(
+            "\tfunction\tprocess_backlog\n",
+            "\tfunction\tprocess_backlog\n\tfunction\ttwo_line_head\n"))
+        text = self.generate()
+        self.assertIn("\n__attribute__((unused)) int\n"
+                      "two_line_head(struct backlog *b)\n", text)
+        self.assertNotRegex(text, r"\bstatic\b|\binline\b")
+
     def test_conditionals_kept(self):
         text = self.generate()
         # Both definitions of rps_only, each inside its own branch.
