@@ -40,6 +40,7 @@ import sys
 import time
 
 from . import headline as headline_tsv
+from .kunit_run import raw_ktap
 from . import splats
 
 # The directory of the kunit/headline command.
@@ -132,10 +133,10 @@ def run_one(spec, kernel, out):
     sys.stdout.write(text)
     if r.returncode == 2:
         return None, 2
-    m = re.search(r"raw KTAP: (\S+)", text)
-    if not m or not os.path.exists(m.group(1)):
+    logs = raw_ktap(text)
+    if not logs or not os.path.exists(logs[0]):
         return None, 1
-    with open(m.group(1), errors="replace") as f:
+    with open(logs[0], errors="replace") as f:
         console = f.read()
     # each run keeps its own console: the build dir's is the last boot's
     with open(os.path.join(out, f"headline-{tree}-{kernel}.console.log"),
@@ -144,10 +145,10 @@ def run_one(spec, kernel, out):
     found = LINE.search(console)
     if not found:
         print(f"kunit/headline: error: no napitest-headline line in "
-              f"{m.group(1)} ({tree}, {kernel})", file=sys.stderr)
+              f"{logs[0]} ({tree}, {kernel})", file=sys.stderr)
         return None, 1
     v = dict(kv.split("=", 1) for kv in found.group(1).split())
-    warn, effects, other = count_splats(console, os.path.dirname(m.group(1)),
+    warn, effects, other = count_splats(console, os.path.dirname(logs[0]),
                                         base)
     v["post_flush_warn"] = warn_cell(kernel, warn)
     for row, (n, where) in effects.items():
