@@ -115,9 +115,16 @@ def tree_path(spec):
     return spec, r.stdout.strip()
 
 
+def is_base(spec):
+    """Whether a --trees word is the prepared base variant, the one tree
+    whose BASE_EFFECTS are counted by name: not "patched", and not a
+    LABEL=PATH (even "base=PATH": a mutant is never excused)."""
+    return spec == "base"
+
+
 def run_one(spec, kernel, out):
     tree, path = tree_path(spec)
-    base = spec == "base"
+    base = is_base(spec)
     if path is None:
         return None, 2
     log = os.path.join(out, f"headline-{tree}-{kernel}.log")

@@ -322,6 +322,45 @@ class HeadlineTest(unittest.TestCase):
         self.assertEqual(len(bad), 1)
         self.assertIn("base preempt: received_rps=3", bad[0])
 
+    def test_only_the_prepared_base_is_excused_base_effects(self):
+        # run_one() counts BASE_EFFECTS by name (not as a failing splat)
+        # only on the prepared base: a patched tree or any KSRC given as
+        # LABEL=PATH, even labelled base, must fail on the same WARN
+        self.assertTrue(self.m.is_base("base"))
+        for spec in ("patched", "base=/var/tmp/mut", "patched=/x"):
+            self.assertFalse(self.m.is_base(spec), spec)
+
+    def test_run_one_excuses_base_effects_on_base_only(self):
+        # run_one() as kunit/headline runs it, kunit/run faked: which
+        # trees get their base splats counted by name, not failed
+        tmp = tempfile.mkdtemp(prefix="napitest-headline-")
+        self.addCleanup(shutil.rmtree, tmp)
+        console = os.path.join(tmp, "console.log")
+        with open(console, "w") as f:
+            f.write(self.headline_console())
+
+        def run(argv, stdout, stderr):
+            stdout.write(f"raw KTAP: {console}\n")
+            return mock.Mock(returncode=0)
+
+        seen = []
+
+        def count(text, build, base=False):
+            seen.append(base)
+            return 0, {}, []
+
+        for spec, want in (("base", True), ("patched", False),
+                           ("base=/var/tmp/mut", False)):
+            label = spec.split("=")[0]
+            with mock.patch.object(self.m, "tree_path",
+                                   lambda s: (label, "/t")), \
+                    mock.patch.object(self.m.subprocess, "run", run), \
+                    mock.patch.object(self.m, "count_splats", count), \
+                    mock.patch.object(self.m.sys, "stdout"):
+                v, rc = self.m.run_one(spec, "rt", tmp)
+            self.assertEqual(rc, 0, spec)
+            self.assertEqual(seen.pop(), want, spec)
+
     def test_base_without_ipis_means_the_flood_tests_nothing(self):
         b = dict(self.BASE, received_rps="3")
         bad = self.m.verdict({("base", "rt"): b,
