@@ -501,7 +501,9 @@ def check(a):
             raise ToolError(f"{tool} is not installed (tools/install-deps)")
     cc = "ccache gcc" if shutil.which("ccache") else "gcc"
     env = {"MAKEARGS": [f"CC={cc}", f"HOSTCC={cc}"]}
-    top = os.path.abspath(a.dir)
+    # kbuild records real paths (abs_srctree := $(realpath ...)) in
+    # .o.cmd: the slots' src must be a real path too (BUILD= a link)
+    top = os.path.realpath(a.dir)
     # Per tree path: its logs and which stamps its files were verified on.
     work = os.path.join(top, hashlib.sha256(tree.encode()).hexdigest()[:12])
     os.makedirs(work, exist_ok=True)

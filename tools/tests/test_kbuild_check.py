@@ -4,8 +4,10 @@ depend on every file that can change the build, including the Kconfig
 files kconfig read and the make files kbuild reads, not only the objects'
 sources and headers (.o.cmd)."""
 
+import argparse
 import json
 import os
+from unittest import mock
 
 from napitest import kbuild_check
 
@@ -159,3 +161,81 @@ def test_slot_view_made_for_another_tree(tmp_path):
     slot_b, _, how = kc.enter_slot(top, b, "norps")
     assert (slot_b, how) == (slot, "equal")
     assert not os.path.exists(os.path.join(kb, "net/core/dev.o"))
+
+
+def full_tree(root, **kw):
+    """fake_tree() with the files check() wants of a full tree."""
+    fake_tree(root, **kw)
+    for rel in ("scripts/Makefile.build", "arch/x86/Makefile",
+                "scripts/config", "net/core/skbuff.c", "kernel/softirq.c"):
+        touch(root, rel)
+    return root
+
+
+class FakeKbuild:
+    """check()'s kbuild faked as kbuild behaves: each object and its .cmd
+    naming the files it read under the real path of the source it was
+    given (abs_srctree := $(realpath $(srctree))); fail: the objects do
+    not build, the log has the compiler's error."""
+
+    def __init__(self):
+        self.fail = False
+        self.calls = []
+
+    def __call__(self, src, kb, env, logf, jobs, extra=(), strict=True,
+                 objs=()):
+        real = os.path.realpath(src)
+        self.calls.append((src, kb))
+        with open(logf, "a") as f:
+            f.write("net/core/dev.c:1:1: error: bad\n" if self.fail else "")
+        if self.fail:
+            return {o: ("FAIL", "error") for o in objs}
+        for o in objs:
+            d, b = os.path.split(o)
+            touch(kb, o, "obj")
+            touch(kb, os.path.join(d, f".{b}.cmd"),
+                  f"deps := {real}/include/linux/a.h {real}/{o[:-2]}.c\n")
+        return {o: ("ok", "") for o in objs}
+
+
+def fake_setup(tree, work, view, env, logf):
+    kb = os.path.join(work, view)
+    if not os.path.isfile(os.path.join(kb, ".config")):
+        touch(kb, ".config", "CONFIG_RPS=y\nCONFIG_DEBUG_NET=y\n")
+    return kb, False, []
+
+
+def run_check(kc, top, tree, fake, config="rps", setup=fake_setup):
+    """kbuild-check TREE CONFIG --dir top, kbuild faked (fake)."""
+    a = argparse.Namespace(tree=tree, dir=top, config=config, jobs=1,
+                           deps_out=None, unverified=False, given=tree)
+    with mock.patch.object(kc, "kbuild", fake), \
+            mock.patch.object(kc, "setup", setup), \
+            mock.patch.object(kc, "run", lambda *x, **k: (0, "gcc 12")), \
+            mock.patch.object(kc.shutil, "which", lambda t: "/bin/" + t):
+        return kc.check(a)
+
+
+def stamps(top):
+    d = os.path.join(os.path.realpath(top), "stamps")
+    out = []
+    for n in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+        with open(os.path.join(d, n)) as f:
+            out.append(json.load(f))
+    return out
+
+
+def test_check_through_a_linked_dir_keys_on_every_file(tmp_path):
+    """--dir (BUILD=) reached through a link: kbuild records the real path
+    of the slot's source in .o.cmd, and the stamp must still list the
+    headers the objects read, not only the Makefile."""
+    kc = kbuild_check
+    real = tmp_path / "real"
+    real.mkdir()
+    top = str(tmp_path / "link")
+    os.symlink(str(real), top)
+    a = full_tree(str(tmp_path / "a"))
+    assert run_check(kc, top, a, FakeKbuild()) == 0
+    (st,) = stamps(top)
+    assert "include/linux/a.h" in st["deps"]
+    assert "net/core/dev.c" in st["deps"]
