@@ -535,7 +535,9 @@ def check(a):
             kb, forced, extra = setup(tree, work, view, env, logf)
         else:
             slot, src, how = enter_slot(top, tree, view)
-            record_build(slot, view, None, None)
+            # made for this tree, content of the build unknown until it
+            # builds: a failed build leaves it to make's mtimes next time
+            record_build(slot, view, tree, None)
             kb, forced, extra = setup(src, slot, view, env, logf)
         what = describe(view, forced)
         res = kbuild(src, kb, env, logf, a.jobs, extra, strict=False,

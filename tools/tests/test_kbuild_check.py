@@ -131,13 +131,6 @@ def test_slot_reuse_by_content(tmp_path):
     assert os.stat(gen).st_mtime > 1000
     assert not os.path.exists(os.path.join(kb, "net/core/dev.o"))
     assert not os.path.exists(os.path.join(kb, "net/core/.dev.o.cmd"))
-    # The build of b failed: nothing is known of its O= tree.
-    kc.record_build(slot, "rps", b, None)
-    touch(kb, "net/core/dev.o", "obj")
-    os.utime(gen, (1000, 1000))
-    assert kc.enter_slot(top, b, "rps")[2] == "same"
-    assert os.stat(gen).st_mtime == 1000
-    assert os.path.exists(os.path.join(kb, "net/core/dev.o"))
     built(kc, top, b)
     c = fake_tree(str(tmp_path / "c"), header="int other;\n")
     slot_c, _, how = kc.enter_slot(top, c, "rps")
@@ -172,6 +165,9 @@ def full_tree(root, **kw):
     return root
 
 
+OBJ = "net/core/dev.o"
+
+
 class FakeKbuild:
     """check()'s kbuild faked as kbuild behaves: each object and its .cmd
     naming the files it read under the real path of the source it was
@@ -185,11 +181,15 @@ class FakeKbuild:
     def __call__(self, src, kb, env, logf, jobs, extra=(), strict=True,
                  objs=()):
         real = os.path.realpath(src)
-        self.calls.append((src, kb))
+        gen = os.path.join(kb, "include/generated/autoconf.h")
+        self.calls.append((os.path.exists(os.path.join(kb, OBJ)),
+                           os.stat(gen).st_mtime if os.path.exists(gen)
+                           else None))
         with open(logf, "a") as f:
             f.write("net/core/dev.c:1:1: error: bad\n" if self.fail else "")
         if self.fail:
             return {o: ("FAIL", "error") for o in objs}
+        touch(kb, "include/generated/autoconf.h", "gen")
         for o in objs:
             d, b = os.path.split(o)
             touch(kb, o, "obj")
@@ -239,3 +239,24 @@ def test_check_through_a_linked_dir_keys_on_every_file(tmp_path):
     (st,) = stamps(top)
     assert "include/linux/a.h" in st["deps"]
     assert "net/core/dev.c" in st["deps"]
+
+
+def test_check_after_a_failed_build_leaves_it_to_make(tmp_path):
+    """check()'s sequence: a tree path builds, is edited so that it fails,
+    is fixed: the O= tree stays this path's (make's mtimes decide), not
+    re-dated at the epoch with its objects deleted as for another tree."""
+    kc = kbuild_check
+    top = str(tmp_path / "kb")
+    a = full_tree(str(tmp_path / "a"))
+    fake = FakeKbuild()
+    assert run_check(kc, top, a, fake) == 0
+    touch(a, "net/core/dev.c", "int broken;\n")
+    fake.fail = True
+    assert run_check(kc, top, a, fake) == 1
+    touch(a, "net/core/dev.c", "int fixed;\n")
+    fake.fail = False
+    assert run_check(kc, top, a, fake) == 0
+    assert len(fake.calls) == 3
+    dev_o, gen = fake.calls[2]
+    assert dev_o, "dev.o deleted after a failed build of the same tree"
+    assert gen not in (None, 0), "O= tree re-dated at the epoch"
