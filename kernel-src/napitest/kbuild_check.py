@@ -35,9 +35,10 @@ only in the objects' own sources (a flipped #ifdef in dev.c, a copy of the
 tree with one line edited) reuses that slot's configuration, host tools and
 generated headers, and recompiles those objects only (ccache).  Which slot:
 the one last used for this tree path (make follows the edits), else one
-whose last build read the same content in every other file, else one of the
-same kernel version rebuilt as if cold (ccache: the unchanged files are
-cache hits), else a new one.  kbuild decides by mtime, which says nothing
+whose last build read the same content in every other file, else a new one
+while there are fewer than four, else the least recently used one (of the
+same kernel version if any) rebuilt as if cold (ccache: the unchanged files
+are cache hits).  kbuild decides by mtime, which says nothing
 across trees: on a switch to another tree, the reused O= tree's files are
 dated now (same content) or at the epoch (not the same), and the objects
 are deleted.  A tree path that has an O= tree of its own from before the
@@ -388,7 +389,8 @@ def same_but_sources(tree, record):
 def choose_slot(top, tree, view):
     """(slot, how): "same" (last used for this tree path), "equal" (its
     last build of view read tree's content in all but the objects'
-    sources), "stale" (same kernel version, other content), "new"."""
+    sources), "new" (while there are fewer than SLOTS), "stale" (the
+    least recently used of the same kernel version, other content)."""
     slots = sorted(os.path.join(top, n) for n in os.listdir(top)
                    if re.match(r"^slot-\d+$", n))
     metas = {s: read_json(os.path.join(s, "slot.json")) or {}
@@ -402,9 +404,8 @@ def choose_slot(top, tree, view):
             return s, "equal"
     version = kernel_version(tree)
     if len(slots) < SLOTS:
-        for s in slots:
-            if metas[s].get("version") == version:
-                return s, "stale"
+        # a new slot while there is room: reusing a stale one would remake
+        # it on every switch between two trees (base and patched)
         n = 0
         while os.path.exists(os.path.join(top, f"slot-{n}")):
             n += 1

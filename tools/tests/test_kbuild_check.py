@@ -133,7 +133,8 @@ def test_slot_reuse_by_content(tmp_path):
     assert not os.path.exists(os.path.join(kb, "net/core/.dev.o.cmd"))
     built(kc, top, b)
     c = fake_tree(str(tmp_path / "c"), header="int other;\n")
-    slot_c, _, how = kc.enter_slot(top, c, "rps")
+    with mock.patch.object(kc, "SLOTS", 1):
+        slot_c, _, how = kc.enter_slot(top, c, "rps")
     assert (slot_c, how) == (slot, "stale")
     assert os.stat(gen).st_mtime == 0
     assert not os.path.exists(os.path.join(kb, "net/core/dev.o"))
@@ -260,3 +261,20 @@ def test_check_after_a_failed_build_leaves_it_to_make(tmp_path):
     dev_o, gen = fake.calls[2]
     assert dev_o, "dev.o deleted after a failed build of the same tree"
     assert gen not in (None, 0), "O= tree re-dated at the epoch"
+
+
+def test_two_trees_alternating_keep_a_slot_each(tmp_path):
+    """base and patched differ in a header: switching between them must
+    not remake one slot each time while there is room for two."""
+    kc = kbuild_check
+    top = str(tmp_path / "kb")
+    os.makedirs(top)
+    a = fake_tree(str(tmp_path / "a"))
+    c = fake_tree(str(tmp_path / "c"), header="int other;\n")
+    hows, slots = [], []
+    for t in (a, c, a, c):
+        slot, _, how = built(kc, top, t)
+        hows.append(how)
+        slots.append(slot)
+    assert hows == ["new", "new", "same", "same"]
+    assert slots[0] == slots[2] != slots[1] == slots[3]
