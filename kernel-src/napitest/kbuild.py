@@ -79,9 +79,12 @@ def kbuild_setup(tree, kb, env, logf, enable=("RPS",), disable=(),
                  want=(("RPS", "y"),)):
     """x86_64_defconfig, the options in enable set and those in disable
     unset, olddefconfig; each (name, value) of want must hold afterwards
-    (value None: unset)."""
+    (value None: unset).  An existing .config is kept only if want holds
+    in it (an O= tree reused from another tree may have another's)."""
     if os.path.isfile(os.path.join(kb, ".config")):
-        return
+        if all(config_value(kb, n) == v for n, v in want):
+            return
+        os.unlink(os.path.join(kb, ".config"))
     os.makedirs(kb, exist_ok=True)
     mk = ["make", "-C", tree, f"O={kb}", "-s"] + env["MAKEARGS"]
     rc, out = run(mk + ["x86_64_defconfig"], logf=logf)

@@ -448,6 +448,9 @@ def enter_slot(top, tree, view):
                      same_but_sources(tree, rec))
         how = "equal" if equal else "stale"
         redate(kb, None if equal else 0)
+        if not equal:
+            # its .config is another Kconfig's: setup() makes it anew
+            unconfigure(kb)
         for o in OBJS:
             d, b = os.path.split(o)
             for f in (o, os.path.join(d, f".{b}.cmd")):
@@ -487,6 +490,24 @@ def setup(tree, work, view, env, logf):
     kb_rps, _, _ = setup(tree, work, "rps", env, logf)
     kbuild_setup_rt(tree, kb_rps, kb, env, logf)
     return kb, True, RT_ARGS
+
+
+def config_wrong(kb, view, forced):
+    """The first (CONFIG_ name, wanted value, value) of the view's want
+    that kb's .config does not hold (kbuild's syncconfig rewrites it with
+    the tree's own Kconfig), or None."""
+    for name, value in KCONFIGS["rps" if forced else view][2]:
+        got = kbuild_module.config_value(kb, name)
+        if got != value:
+            return name, value, got
+    return None
+
+
+def unconfigure(kb):
+    """Drop kb's .config and forced mark: the next setup() makes them."""
+    for f in (".config", ".forced"):
+        if os.path.exists(os.path.join(kb, f)):
+            os.unlink(os.path.join(kb, f))
 
 
 def check(a):
@@ -540,10 +561,23 @@ def check(a):
             # builds: a failed build leaves it to make's mtimes next time
             record_build(slot, view, tree, None)
             kb, forced, extra = setup(src, slot, view, env, logf)
-        what = describe(view, forced)
-        res = kbuild(src, kb, env, logf, a.jobs, extra, strict=False,
-                     objs=OBJS)
-        bad = [o for o, (st, _) in res.items() if not st.startswith("ok")]
+        for again in (True, False):
+            what = describe(view, forced)
+            res = kbuild(src, kb, env, logf, a.jobs, extra, strict=False,
+                         objs=OBJS)
+            bad = [o for o, (st, _) in res.items()
+                   if not st.startswith("ok")]
+            wrong = config_wrong(kb, view, forced)
+            if not wrong:
+                break
+            if not again:
+                raise ToolError(f"CONFIG_{wrong[0]}={wrong[1] or '(unset)'}"
+                                f" does not hold in {kb}/.config after the "
+                                f"build ({wrong[2] or 'unset'}; see {logf})")
+            # The .config came from another tree's Kconfig (a reused O=
+            # tree): the build made it this tree's; set the view up anew.
+            unconfigure(kb)
+            kb, forced, extra = setup(src, slot or work, view, env, logf)
         if not bad:
             digests = write_stamp(stamp, tree, kb, what, src)
             if slot:

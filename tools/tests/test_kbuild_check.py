@@ -175,13 +175,18 @@ class FakeKbuild:
     given (abs_srctree := $(realpath $(srctree))); fail: the objects do
     not build, the log has the compiler's error."""
 
-    def __init__(self):
+    def __init__(self, kconfig=None):
         self.fail = False
         self.calls = []
+        self.kconfig = kconfig
+        self.extra = []
 
     def __call__(self, src, kb, env, logf, jobs, extra=(), strict=True,
                  objs=()):
         real = os.path.realpath(src)
+        self.extra.append(list(extra))
+        if self.kconfig:
+            self.kconfig.sync(src, kb)      # make's syncconfig
         gen = os.path.join(kb, "include/generated/autoconf.h")
         self.calls.append((os.path.exists(os.path.join(kb, OBJ)),
                            os.stat(gen).st_mtime if os.path.exists(gen)
@@ -278,3 +283,103 @@ def test_two_trees_alternating_keep_a_slot_each(tmp_path):
         slots.append(slot)
     assert hows == ["new", "new", "same", "same"]
     assert slots[0] == slots[2] != slots[1] == slots[3]
+
+
+class FakeKconfig:
+    """make's and scripts/config's effect on O=/.config, as kconfig has
+    it for these options: PREEMPT_RT=y holds only if the tree's
+    arch/x86/Kconfig selects ARCH_SUPPORTS_RT, else PREEMPT_NONE=y."""
+
+    def sync(self, tree, kb):
+        p = os.path.join(kb, ".config")
+        with open(p) as f:
+            conf = dict(line.rstrip("\n").split("=", 1) for line in f)
+        with open(os.path.join(tree, "arch/x86/Kconfig")) as f:
+            rt = "select ARCH_SUPPORTS_RT" in f.read()
+        if conf.get("CONFIG_PREEMPT_RT") == "y" and not rt:
+            del conf["CONFIG_PREEMPT_RT"]
+            conf["CONFIG_PREEMPT_NONE"] = "y"
+        if conf.get("CONFIG_PREEMPT_RT") == "y":
+            conf.pop("CONFIG_PREEMPT_NONE", None)
+        with open(p, "w") as f:
+            f.write("".join(f"{k}={v}\n" for k, v in conf.items()))
+
+    def run(self, cmd, cwd=None, env=None, logf=None, shell=False):
+        if cmd[0].endswith("scripts/config"):
+            kb = os.path.dirname(cmd[cmd.index("--file") + 1])
+            with open(os.path.join(kb, ".config"), "a") as f:
+                for op, n in zip(cmd[3::2], cmd[4::2]):
+                    f.write(f"CONFIG_{n}={'y' if op == '--enable' else 'n'}"
+                            "\n")
+            return 0, ""
+        if cmd[0] != "make":
+            return 0, "gcc 12"
+        tree = cmd[cmd.index("-C") + 1]
+        kb = [x for x in cmd if x.startswith("O=")][0][2:]
+        if cmd[-1] == "x86_64_defconfig":
+            touch(kb, ".config", "CONFIG_PREEMPT_NONE=y\n")
+        else:
+            self.sync(tree, kb)
+        return 0, ""
+
+
+def run_check_kconfig(kc, top, tree):
+    """check() for rt-rps, make and kconfig faked (FakeKconfig)."""
+    k = FakeKconfig()
+    fake = FakeKbuild(k)
+    a = argparse.Namespace(tree=tree, dir=top, config="rt-rps", jobs=1,
+                           deps_out=None, unverified=False, given=tree)
+    with mock.patch.object(kc, "kbuild", fake), \
+            mock.patch.object(kc, "run", k.run), \
+            mock.patch.object(kc.kbuild_module, "run", k.run), \
+            mock.patch.object(kc.shutil, "which", lambda t: "/bin/" + t):
+        assert kc.check(a) == 0
+    return fake.extra
+
+
+def rt_tree(root, rt=True, header="int a;\n"):
+    full_tree(root, header=header)
+    touch(root, "arch/x86/Kconfig",
+          "config X86\n" + ("\tselect ARCH_SUPPORTS_RT\n" if rt else ""))
+    return root
+
+
+def test_reused_slot_of_an_rt_tree_does_not_make_another_rt(tmp_path):
+    """A tree whose arch/x86/Kconfig cannot select PREEMPT_RT, given the
+    slot of one that can (the only slot), is built forced-RT, not with
+    the other's .config that its own Kconfig turns non-RT at build time."""
+    kc = kbuild_check
+    top = str(tmp_path / "kb")
+    a = rt_tree(str(tmp_path / "a"))
+    assert run_check_kconfig(kc, top, a) == [[]]
+    b = rt_tree(str(tmp_path / "b"), rt=False)
+    with mock.patch.object(kc, "SLOTS", 1):
+        # one build, forced: the stale .config is not even tried
+        assert run_check_kconfig(kc, top, b) == [kc.RT_ARGS]
+    (st,) = [s for s in stamps(top) if "forced" in s["what"]]
+
+
+def test_same_path_kconfig_edited_is_not_a_false_rt(tmp_path):
+    """The same tree path, its arch/x86/Kconfig edited not to select
+    ARCH_SUPPORTS_RT: the build's syncconfig turns the .config non-RT;
+    kbuild-check must notice and build the forced-RT view."""
+    kc = kbuild_check
+    top = str(tmp_path / "kb")
+    a = rt_tree(str(tmp_path / "a"))
+    assert run_check_kconfig(kc, top, a) == [[]]
+    rt_tree(a, rt=False)
+    assert run_check_kconfig(kc, top, a)[-1] == kc.RT_ARGS
+
+
+def test_setup_keeps_a_config_only_if_want_holds(tmp_path):
+    """kbuild_setup() on an O= tree whose .config lacks what it wants
+    (another tree's) makes it anew instead of keeping it."""
+    kc = kbuild_check
+    t = rt_tree(str(tmp_path / "t"))
+    kb = str(tmp_path / "kb")
+    touch(kb, ".config", "CONFIG_PREEMPT_NONE=y\n")
+    enable, disable, want = kc.KCONFIGS["rt"]
+    with mock.patch.object(kc.kbuild_module, "run", FakeKconfig().run):
+        kc.kbuild_setup(t, kb, {"MAKEARGS": []}, None, enable, disable,
+                        want)
+    assert kc.kbuild_module.config_value(kb, "PREEMPT_RT") == "y"
