@@ -72,23 +72,51 @@ def hunk_report(inv, guards, located, by_id):
     return bad, good
 
 
-def lacks_alters(ids, located):
+def stance(status, ref):
+    """(verb, tail, plural tail) for a hunk the tree has as status where
+    the patched series has it as ref (guards.tsv's on_patched: a hunk a
+    later patch rewrites is modified or missing there)."""
+    if status == "missing":
+        return "lacks", "", ""
+    if status == "modified" and ref == "present":
+        return "alters", "", ""
+    if status == "present" and ref == "modified":
+        return ("has", " as its patch wrote it, where the patched series "
+                "has it changed by a later patch",
+                " as their patches wrote them, where the patched series "
+                "has them changed by later patches")
+    if status == "modified":
+        return ("has part of", ", which the patched series does not have "
+                "(a later patch rewrites it)",
+                ", which the patched series does not have (later patches "
+                "rewrite them)")
+    return ("has", ", which the patched series does not have",
+            ", which the patched series does not have")
+
+
+def on_patched(i, by_id):
+    """Where the patched series has hunk i (guards.tsv), present if the
+    kill table does not list it."""
+    g = by_id.get(i) if by_id else None
+    return g.on_patched if g else "present"
+
+
+def lacks_alters(ids, located, by_id=None):
     """'the tree lacks 14.8 and 3.1; it alters 6.2': the hunks in ids
-    that the tree does not have as the patched series does, by status."""
+    that the tree does not have as the patched series does, grouped by
+    where the tree and the patched series (on_patched) stand on each."""
     def join(xs):
         return ", ".join(xs[:-1]) + " and " + xs[-1] if len(xs) > 1 \
             else xs[0]
-    lack = [i for i in ids if located[i].status == "missing"]
-    alter = [i for i in ids if located[i].status == "modified"]
-    has = [i for i in ids if located[i].status == "present"]
-    parts = ([f"lacks {join(lack)}"] if lack else []) + \
-        ([f"alters {join(alter)}"] if alter else []) + \
-        ([f"has {join(has)}, which the patched series does not"]
-         if has else [])
+    groups = {}
+    for i in ids:
+        verb, one, many = stance(located[i].status, on_patched(i, by_id))
+        groups.setdefault((verb, one, many), []).append(i)
+    order = ["lacks", "alters", "has part of", "has"]
+    parts = [f"{verb} {join(xs)}{one if len(xs) == 1 else many}"
+             for (verb, one, many), xs in sorted(
+                 groups.items(), key=lambda g: order.index(g[0][0]))]
     return "the tree " + "; it ".join(parts)
-
-
-VERBS = {"missing": "lacks", "modified": "alters", "present": "has"}
 
 
 def describe(i, loc, g=None, verb=False):
@@ -100,9 +128,8 @@ def describe(i, loc, g=None, verb=False):
     pnum, n = i.split(".")
     text = f"patch {int(pnum):02d} hunk {n} ({i}, \"{subj}\")"
     if verb:
-        text = f"the tree {VERBS[loc.status]} {text}"
-        if loc.status == "present":
-            text += ", which the patched series does not have"
+        verb, tail, _ = stance(loc.status, g.on_patched if g else "present")
+        text = f"the tree {verb} {text}{tail}"
     else:
         text += f": {loc.status.upper()}"
     if loc.line and h:
@@ -332,7 +359,7 @@ def main():
                 print("        as in the patched series: " + ", ".join(good))
         elif good:
             print("        its hunks (" + ", ".join(good) + ") are as in "
-                  "the patched series" + (f"; elsewhere {lacks_alters(off, located)}"
+                  "the patched series" + (f"; elsewhere {lacks_alters(off, located, by_id)}"
                                           if off else ""))
     others = other_failures(junit, suite_cases())
     for name, err in others:
@@ -343,7 +370,7 @@ def main():
         legend += (f"; hunks of the series: {len(located) - len(off)} of "
                    f"{len(located)} as in the patched tree")
         if off:
-            legend += f"; {lacks_alters(off, located)}"
+            legend += f"; {lacks_alters(off, located, by_id)}"
     print(f"  {legend}")
     # An invariant no test of which ran is not "without a failure": a run
     # that checked nothing must not read as a green verdict.

@@ -266,6 +266,36 @@ class Summary(unittest.TestCase):
         self.assertNotIn("lacks or alters", text)
         self.assertNotIn("MISSING", text)
 
+    def test_hunk_wording_against_on_patched(self):
+        """A hunk a later patch rewrites (on_patched modified or missing
+        in guards.tsv) is worded against the patched series, not as if
+        the series had it as its own patch wrote it."""
+        from napitest import verdict as v
+        by_id = {g.hunk: g for g in invariants.load_guards()}
+        self.assertEqual((by_id["1.3"].on_patched, by_id["2.1"].on_patched),
+                         ("missing", "modified"))
+        loc = {"1.3": v.HL.Located("modified"),
+               "2.1": v.HL.Located("present"),
+               "3.1": v.HL.Located("present"),
+               "11.1": v.HL.Located("modified"),
+               "14.8": v.HL.Located("missing")}
+        self.assertEqual(
+            v.lacks_alters(["1.3", "2.1"], loc, by_id),
+            "the tree has part of 1.3, which the patched series does not "
+            "have (a later patch rewrites it); it has 2.1 as its patch "
+            "wrote it, where the patched series has it changed by a later "
+            "patch")
+        self.assertEqual(
+            v.lacks_alters(["2.1", "3.1", "11.1", "14.8"], loc, by_id),
+            "the tree lacks 14.8; it alters 11.1; it has 2.1 and 3.1 as "
+            "their patches wrote them, where the patched series has them "
+            "changed by later patches")
+        self.assertIn("the tree has patch 02 hunk 1 (2.1, \"",
+                      v.describe("2.1", loc["2.1"], by_id["2.1"], verb=True))
+        self.assertIn("\") as its patch wrote it, where the patched series "
+                      "has it changed by a later patch",
+                      v.describe("2.1", loc["2.1"], by_id["2.1"], verb=True))
+
 
 PREFIXES = """\
 # a comment
