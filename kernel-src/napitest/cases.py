@@ -189,15 +189,23 @@ def compare(pt, ut, invs, configs=CONFIGS):
     """The verdict and evidence of the backport (pt) against upstream (ut),
     {invariant: {config: (status, why)}} each: equal, or different and
     why.  An invariant neither run checks (no test of it ran, or all
-    skipped) is said to be so, never counted as equal.  configs: the
+    skipped) is said to be so, never counted as equal; one only one run
+    checks is a difference, named apart from those both runs check.
+    configs: the
     order the differing configurations are named in (make verdicts':
     hunk-matrix/hmlib.py's)."""
     notes = {i.id: i.statement for i in invs}
-    same, diff, unchecked = [], [], []
+    same, diff, unchecked, one = [], [], [], []
     for inv in invs:
         p, u = pt.get(inv.id, {}), ut.get(inv.id, {})
         if not checked(p) and not checked(u):
             unchecked.append(inv.id)
+            continue
+        if checked(p) != checked(u):
+            who, t = ("patched", p) if checked(p) else ("upstream", u)
+            one.append(f"{inv.id} ({who} only: " + ", ".join(
+                f"{c} {t[c][0]}" for c in configs
+                if t.get(c, ("-",))[0] in ("pass", "FAIL")) + ")")
             continue
         if {c: s for c, (s, _) in p.items()} == \
                 {c: s for c, (s, _) in u.items()}:
@@ -218,6 +226,7 @@ def compare(pt, ut, invs, configs=CONFIGS):
     ev = (f"equal in {len(same)} of the {n} invariants both runs check"
           + (f" ({', '.join(same)})" if not diff else "")
           + (": " + " ".join(diff) if diff else "")
+          + (f"; checked by one run only: {', '.join(one)}" if one else "")
           + (f"; not checked by either run: {', '.join(unchecked)} (no "
              "test of it in the userspace suites of TREE=patched and "
              "TREE=upstream: a series or seed-tree invariant)"
@@ -227,5 +236,6 @@ def compare(pt, ut, invs, configs=CONFIGS):
              "(docs/invariants.md)" if follow else ""))
     verdict = (f"equal, invariant by invariant, in every configuration "
                f"({n} invariants checked, {len(unchecked)} not)"
-               if not diff else f"different in {len(diff)} invariant(s)")
+               if not diff and not one
+               else f"different in {len(diff) + len(one)} invariant(s)")
     return verdict, ev

@@ -546,6 +546,18 @@ class UpstreamRowTest(unittest.TestCase):
         self.assertIn("V1 differs in rps (patched pass, upstream FAIL): "
                       "NAPI_STATE_SCHED set on backlog.", ev)
 
+    def test_one_sided_is_not_counted_as_both_runs_check(self):
+        # V3 checked by the patched run only (all n/a upstream): not one
+        # of the invariants "both runs check", named apart
+        u = {"V1": {"rps": ("pass", ""), "norps": ("n/a", "")},
+             "V3": {"rps": ("n/a", "")}}
+        verdict, ev = self.m.compare(self.p, u, self.invs)
+        self.assertEqual(verdict, "different in 1 invariant(s)")
+        self.assertIn("equal in 1 of the 1 invariants both runs check "
+                      "(V1); checked by one run only: V3 (patched only: "
+                      "rps pass)", ev)
+        self.assertNotIn("of the 2 invariants", ev)
+
 
 class RawKtap(unittest.TestCase):
     """napitest.kunit_run.raw_ktap(), the one reader of kunit/run's "raw
