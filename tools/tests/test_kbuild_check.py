@@ -192,7 +192,9 @@ class FakeKbuild:
                            os.stat(gen).st_mtime if os.path.exists(gen)
                            else None))
         with open(logf, "a") as f:
-            f.write("net/core/dev.c:1:1: error: bad\n" if self.fail else "")
+            # under the real path of its source, as kbuild prints it
+            f.write(f"{real}/net/core/dev.c:1:1: error: bad\n"
+                    if self.fail else "")
         if self.fail:
             return {o: ("FAIL", "error") for o in objs}
         touch(kb, "include/generated/autoconf.h", "gen")
@@ -245,6 +247,24 @@ def test_check_through_a_linked_dir_keys_on_every_file(tmp_path):
     (st,) = stamps(top)
     assert "include/linux/a.h" in st["deps"]
     assert "net/core/dev.c" in st["deps"]
+
+
+def test_first_error_at_the_trees_line_through_a_linked_dir(tmp_path,
+                                                            capsys):
+    """--dir (BUILD=) reached through a link: kbuild prints the compiler's
+    error under the real path of the slot's source; the first error must
+    still name the tree's net/core/dev.c:LINE."""
+    kc = kbuild_check
+    real = tmp_path / "real"
+    real.mkdir()
+    top = str(tmp_path / "link")
+    os.symlink(str(real), top)
+    a = full_tree(str(tmp_path / "a"))
+    fake = FakeKbuild()
+    fake.fail = True
+    assert run_check(kc, top, a, fake) == 1
+    assert "build failed: net/core/dev.c:1:1: error: bad" in \
+        capsys.readouterr().out
 
 
 def test_check_after_a_failed_build_leaves_it_to_make(tmp_path):
