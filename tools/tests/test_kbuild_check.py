@@ -233,15 +233,21 @@ def stamps(top):
     return out
 
 
+def linked_dir(tmp_path):
+    """A --dir (BUILD=) reached through a symbolic link."""
+    real = tmp_path / "real"
+    real.mkdir()
+    top = str(tmp_path / "link")
+    os.symlink(str(real), top)
+    return top
+
+
 def test_check_through_a_linked_dir_keys_on_every_file(tmp_path):
     """--dir (BUILD=) reached through a link: kbuild records the real path
     of the slot's source in .o.cmd, and the stamp must still list the
     headers the objects read, not only the Makefile."""
     kc = kbuild_check
-    real = tmp_path / "real"
-    real.mkdir()
-    top = str(tmp_path / "link")
-    os.symlink(str(real), top)
+    top = linked_dir(tmp_path)
     a = full_tree(str(tmp_path / "a"))
     assert run_check(kc, top, a, FakeKbuild()) == 0
     (st,) = stamps(top)
@@ -255,10 +261,7 @@ def test_first_error_at_the_trees_line_through_a_linked_dir(tmp_path,
     error under the real path of the slot's source; the first error must
     still name the tree's net/core/dev.c:LINE."""
     kc = kbuild_check
-    real = tmp_path / "real"
-    real.mkdir()
-    top = str(tmp_path / "link")
-    os.symlink(str(real), top)
+    top = linked_dir(tmp_path)
     a = full_tree(str(tmp_path / "a"))
     fake = FakeKbuild()
     fake.fail = True
