@@ -623,6 +623,12 @@ static const struct explore_scenario scn_e = {
 	.check = e_check,
 	.invariant = backlog_listed_invariants,
 	.random_walks = 50,
+	/*
+	 * Bound 3 needs up to 278000 schedules (rps-threads) since the smpboot
+	 * threads run the tree's own smpboot_thread_fn() (its
+	 * set_current_state() calls are explorer points).
+	 */
+	.max_schedules = 400000,
 };
 
 static void explore_e_cpu_dead_vs_enqueue(void **state)
