@@ -82,7 +82,7 @@ VERDICT_ARGS := $(if $(LABEL),-L '$(LABEL)',$(if $(KSRC),-LE '$(EXPENSIVE)|self'
 .PHONY: check check-all check-run check-all-run build configure tree clean help coverage results kunit \
 	kunit-smp kunit-headline
 .PHONY: explore series-check identity-check determinism-check
-.PHONY: hunk-matrix mutants verdicts verdicts-upstream lint FORCE
+.PHONY: hunk-matrix mutants verdicts verdicts-upstream verdicts-headline lint FORCE
 
 # CTest's summary, then the per-invariant summary (tools/verdict) read from
 # CTest's JUnit file; the exit status is CTest's.  With KSRC, the
@@ -287,6 +287,9 @@ verdicts: ## verdicts on the cover letter's claims
 
 verdicts-upstream: ## only make verdicts' row of the backport against upstream
 	@$(PYTHON) hunk-matrix/verdicts.py --upstream
+
+verdicts-headline: ## only make verdicts' two headline rows, from make kunit-headline's table
+	@$(PYTHON) hunk-matrix/verdicts.py --headline
 
 # The explorer's scenarios and a slice of the hunk matrix, run quietly and
 # under CPU load the check makes itself: the results must be identical.

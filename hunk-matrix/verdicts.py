@@ -14,6 +14,9 @@ kernel-src/series-check.md when present.
 Output: hunk-matrix/verdicts.md (and build/hunk-matrix/verdicts.md).
 --upstream: only the row of the backport against upstream (two builds and
 runs of the suites), in the committed hunk-matrix/verdicts.md.
+--headline: only the two Summary rows the real PREEMPT_RT kernel decides,
+from build/kunit-smp/headline.tsv (make kunit-headline), in the committed
+hunk-matrix/verdicts.md.
 """
 
 import os
@@ -275,11 +278,8 @@ def main():
     # Summary claims that are not checkable here.
     hl_warn, hl_ipi = headline_verdicts(headline(), kb)
     V += [
-        ("Summary: eliminates the do_softirq_post_smp_call_flush WARN (2 -> "
-         "0) and the wakeup_softirqd() call from IPI context",
-         "make kunit-headline; see V16 above", hl_warn[0], hl_warn[1]),
-        ("Summary: removes 100% of cross-CPU RPS IPIs (2.1-2.4M -> 0)",
-         "make kunit-headline; see V16 above", hl_ipi[0], hl_ipi[1]),
+        (WARN_CLAIM, HEADLINE_CMD, hl_warn[0], hl_warn[1]),
+        (IPI_CLAIM, HEADLINE_CMD, hl_ipi[0], hl_ipi[1]),
         ("Summary: ~1 s of CPU per 20 s of load, 4.6-4.8% -> 0.2%, "
          "400-430 ns per IPI", "-", "not decidable here",
          "needs the QEMU/KVM measurement; no hardware timing in userspace"),
@@ -333,6 +333,67 @@ UPSTREAM_CMD = ("make check TREE=patched and TREE=upstream (the userspace "
                 "configuration compared")
 
 
+WARN_CLAIM = ("Summary: eliminates the do_softirq_post_smp_call_flush WARN "
+              "(2 -> 0) and the wakeup_softirqd() call from IPI context")
+IPI_CLAIM = "Summary: removes 100% of cross-CPU RPS IPIs (2.1-2.4M -> 0)"
+HEADLINE_CMD = "make kunit-headline; see V16 above"
+
+
+def claims_table(lines, path):
+    """The line indexes of the claims table's rows: the first run of
+    "| N | " rows (the prefix table further down has rows of the same
+    shape)."""
+    rows = []
+    for i, ln in enumerate(lines):
+        if re.match(r"^\| \d+ \| ", ln):
+            if rows and i != rows[-1] + 1:
+                break
+            rows.append(i)
+    if not rows:
+        raise SystemExit(f"verdicts: {path}: no table (run make verdicts)")
+    return rows
+
+
+def cell(text):
+    return text.replace("|", "/")
+
+
+def headline_only():
+    """Only the two Summary rows the real PREEMPT_RT kernel decides, in the
+    committed hunk-matrix/verdicts.md, from build/kunit-smp/headline.tsv
+    (make kunit-headline); the other rows are left as they are.  Refused,
+    changing nothing, when the table lacks a base or patched PREEMPT_RT
+    row."""
+    hl = headline()
+    miss = [t for t in ("base", "patched") if (t, "rt") not in hl]
+    if miss:
+        print(f"verdicts: error: {HEADLINE} has no "
+              f"{' and no '.join(miss)} PREEMPT_RT row: run make "
+              "kunit-headline first; hunk-matrix/verdicts.md is unchanged",
+              file=sys.stderr)
+        return 1
+    path = os.path.join(HERE, "verdicts.md")
+    with open(path) as f:
+        lines = f.read().split("\n")
+    rows = claims_table(lines, path)
+    warn, ipi = headline_verdicts(hl, set())
+    done = []
+    for claim, (v, e) in ((WARN_CLAIM, warn), (IPI_CLAIM, ipi)):
+        at = [i for i in rows if f"| {claim} |" in lines[i]]
+        if len(at) != 1:
+            raise SystemExit(f"verdicts: {path}: no single row of the "
+                             f"claim {claim!r} (run make verdicts)")
+        n = re.match(r"^\| (\d+) \|", lines[at[0]]).group(1)
+        lines[at[0]] = (f"| {n} | {claim} | `{HEADLINE_CMD}` | **{v}** | "
+                        f"{cell(e)} |")
+        done.append(v)
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+    for v in done:
+        print(f"verdicts: headline row of {path}: {v}")
+    return 0
+
+
 def upstream_only():
     """Only the row of the backport against upstream, in the committed
     hunk-matrix/verdicts.md (its other rows need the hunk matrix's and the
@@ -342,16 +403,7 @@ def upstream_only():
     path = os.path.join(HERE, "verdicts.md")
     with open(path) as f:
         lines = f.read().split("\n")
-    # The claims table only: the first run of "| N | " rows (the prefix
-    # table further down has rows of the same shape).
-    rows = []
-    for i, ln in enumerate(lines):
-        if re.match(r"^\| \d+ \| ", ln):
-            if rows and i != rows[-1] + 1:
-                break
-            rows.append(i)
-    if not rows:
-        raise SystemExit(f"verdicts: {path}: no table (run make verdicts)")
+    rows = claims_table(lines, path)
     new = (f"| 0 | {UPSTREAM_CLAIM} | `{UPSTREAM_CMD}` | **{uv}** | "
            f"{uev.replace('|', '/')} |")
     body = [lines[i] for i in rows if UPSTREAM_CLAIM not in lines[i]]
@@ -371,6 +423,8 @@ def upstream_only():
 if __name__ == "__main__":
     if sys.argv[1:] == ["--upstream"]:
         sys.exit(upstream_only())
+    if sys.argv[1:] == ["--headline"]:
+        sys.exit(headline_only())
     if sys.argv[1:] == ["--render"]:
         import json
         d = json.load(open(os.path.join(OUT, "verdicts.json")))

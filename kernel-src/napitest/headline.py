@@ -69,6 +69,28 @@ def base_effects(v):
             "name in headline.md)")
 
 
+def non_rt(hl):
+    """"; non-RT PREEMPT: ..." with the counts of the non-RT rows, which
+    decide no claim (the claims are about PREEMPT_RT): there the series
+    keeps backlog threads off unless the command line has
+    thread_backlog_napi (use_backlog_threads() is a static key only that
+    parameter enables), and kunit/headline boots the kernel's default
+    command line.  "" without both rows or when one cannot count
+    (unfit_rows())."""
+    b, p = hl.get(("base", "preempt")), hl.get(("patched", "preempt"))
+    if not b or not p or unfit_rows((("base", b), ("patched", p))):
+        return ""
+
+    def side(v):
+        return (f"{v['received_rps']} RPS csd runs, "
+                f"{v['rps_call_ipis']}+{v['defer_call_ipis']} IPIs, "
+                f"threads {'on' if v.get('threads') == '1' else 'off'}")
+    return (f"; non-RT PREEMPT, the kernel's default command line (no "
+            f"thread_backlog_napi, without which the series uses no "
+            f"backlog threads on non-RT): base {side(b)}; patched "
+            f"{side(p)} ({p.get('kernel', '?')}, {p.get('date', '?')})")
+
+
 def headline_verdicts(hl, kb):
     """The two Summary claims the real PREEMPT_RT kernel decides."""
     b, p = hl.get(("base", "rt")), hl.get(("patched", "rt"))
@@ -113,6 +135,7 @@ def headline_verdicts(hl, kb):
           f"{p['received_rps']}; the WARN is a WARN_ON_ONCE, so at most 1 "
           "per boot; the cover letter's 2.1-2.4 M IPIs are a 20 s hardware "
           "flood, not comparable")
+    ev += non_rt(hl)
     if zero and warn_seen and fired:
         warn = f"holds in a PREEMPT_RT kernel under QEMU ({where})"
     elif zero and fired:

@@ -505,6 +505,26 @@ class HeadlineVerdictTest(unittest.TestCase):
         self.assertEqual(warn[0], want)
         self.assertEqual(ipi[0], want)
 
+    def test_non_rt_rows_are_evidence_only(self):
+        row = dict(HeadlineTest.BASE, rps_call_ipis="2047",
+                   defer_call_ipis="0", threads="0", other_splats="0",
+                   ktap="ok", kernel="6.1.192", date="2026-12-02T10:00:00Z")
+        self.hl[("base", "preempt")] = dict(row, tree="/c/base-6.1")
+        self.hl[("patched", "preempt")] = dict(row, tree="/c/patched-6.1")
+        warn, ipi = self.m.headline_verdicts(self.hl, [])
+        self.assertTrue(ipi[0].startswith("holds in a PREEMPT_RT kernel"))
+        self.assertIn("; non-RT PREEMPT, the kernel's default command line "
+                      "(no thread_backlog_napi, without which the series "
+                      "uses no backlog threads on non-RT): base 2048 RPS "
+                      "csd runs, 2047+0 IPIs, threads off; patched 2048 "
+                      "RPS csd runs, 2047+0 IPIs, threads off (6.1.192, "
+                      "2026-12-02T10:00:00Z)", ipi[1])
+        # a non-RT row that cannot count is left out, deciding nothing
+        self.hl[("patched", "preempt")]["ktap"] = "FAIL"
+        warn, ipi = self.m.headline_verdicts(self.hl, [])
+        self.assertNotIn("non-RT", ipi[1])
+        self.assertTrue(ipi[0].startswith("holds in a PREEMPT_RT kernel"))
+
     def test_an_ipi_on_patched_does_not_hold(self):
         self.hl[("patched", "rt")]["received_rps"] = "1"
         warn, ipi = self.m.headline_verdicts(self.hl, [])
