@@ -1,14 +1,25 @@
 # SPDX-License-Identifier: GPL-2.0
-"""KTAP writer (Documentation/dev-tools/ktap.rst), readable by kunit.py parse.
+"""KTAP (Documentation/dev-tools/ktap.rst): the writer of tools/results and
+the reader of a KUnit console log's results (kunit/run's summary,
+kunit/smp's totals).
 
-One subtest per CTest test (a suite binary in one configuration), one
-result line per cmocka test.  Each test's diagnostics -- what it printed
-between its start and its result, the kernel's WARNING and pr_warn lines
-among them -- are "# " lines just before its own result line, where KUnit
-puts a test's log; lines outside any test go before the subtest's result.
+  python3 -m napitest.ktap summary LOG...
+      per log: each suite's counts and not ok lines, all suites'
+  python3 -m napitest.ktap totals LOG...
+      all suites' counts of each log, on one line
+
+The writer: readable by kunit.py parse.  One subtest per CTest test (a
+suite binary in one configuration), one result line per cmocka test.
+Each test's diagnostics -- what it printed between its start and its
+result, the kernel's WARNING and pr_warn lines among them -- are "# "
+lines just before its own result line, where KUnit puts a test's log;
+lines outside any test go before the subtest's result.
 """
 
+import argparse
+import os
 import re
+import sys
 
 SIGNAMES = {6: "SIGABRT", 9: "SIGKILL", 11: "SIGSEGV", 15: "SIGTERM"}
 # cmocka's own framing lines carry nothing a KTAP reader lacks.
@@ -53,3 +64,133 @@ def document(subtests):
         out += lines
         out.append(f"{'ok' if ok else 'not ok'} {i} {name}")
     return "\n".join(out) + "\n"
+
+
+# The reader: a KUnit console log (kunit/run's ktap*.log, the kernel's
+# console from boot on).  KUnit 6.1 prints a suite's "# NAME: pass:N ..."
+# line only when the suite has more than one result
+# (kunit_should_print_stats()), so a one-case suite -- the headline's --
+# has none: its cases are counted from their own result lines then.
+START = re.compile(r"^\s*K?TAP version \d+")
+RESULT = re.compile(r"^(\s*)(not )?ok \d+ (\S+)(.*)$")
+STATS = re.compile(r"^\s*# (\S+): pass:(\d+) fail:(\d+) skip:(\d+) "
+                   r"total:(\d+)")
+KEYS = ("pass", "fail", "skip", "total")
+
+
+class SuiteResult:
+    """One suite of a console's KTAP: its name (None until its own result
+    line), its counts, its "not ok" lines, and whether it finished."""
+
+    def __init__(self):
+        self.name = None
+        self.stats = None  # KUnit's own "# NAME: pass:..." line, if any
+        self.counted = dict.fromkeys(KEYS, 0)  # from the cases' lines
+        self.not_ok = []
+        self.done = False
+
+    @property
+    def counts(self):
+        return self.stats or self.counted
+
+    def summary(self):
+        c = self.counts
+        return f"# {self.name or '(unfinished)'}: " + \
+            " ".join(f"{k}:{c[k]}" for k in KEYS)
+
+
+def suites(text):
+    """The suites of a console log's KTAP, in order; [] if it has none.
+    The top level is the indentation of the first "KTAP version" line; a
+    suite's cases are the result lines one level in (a parameterised
+    case's own results, further in, are counted by KUnit's stats line)."""
+    out, cur, top = [], None, None
+    for line in text.splitlines():
+        if top is None:
+            if START.match(line):
+                top = len(line) - len(line.lstrip())
+            continue
+        m = RESULT.match(line)
+        if m:
+            depth = len(m.group(1)) - top
+            if cur is None:
+                cur = SuiteResult()
+            if m.group(2):
+                cur.not_ok.append(line.strip())
+            if depth <= 0:
+                cur.name, cur.done = m.group(3), True
+                out.append(cur)
+                cur = None
+            elif depth <= 4:
+                skip = re.match(r"\s*#\s*SKIP", m.group(4), re.I)
+                key = "skip" if skip else "fail" if m.group(2) else "pass"
+                cur.counted[key] += 1
+                cur.counted["total"] += 1
+            continue
+        m = STATS.match(line)
+        if m and m.group(1) != "Totals":
+            if cur is None:
+                cur = SuiteResult()
+            cur.stats = dict(zip(KEYS, map(int, m.groups()[1:])))
+    if cur is not None:
+        out.append(cur)
+    return out
+
+
+def totals(results):
+    """The counts of all suites together."""
+    t = dict.fromkeys(KEYS, 0)
+    for s in results:
+        for k in KEYS:
+            t[k] += s.counts[k]
+    return t
+
+
+def totals_text(results):
+    t = totals(results)
+    return " ".join(f"{k}:{t[k]}" for k in KEYS)
+
+
+def summary_lines(text):
+    """kunit/run's KTAP summary of one console log: each suite's counts
+    and "not ok" lines, then all suites'."""
+    res = suites(text)
+    out = []
+    for s in res:
+        out.append("  " + s.summary())
+        out += ["  " + ln for ln in s.not_ok]
+    return out + [f"  # all suites: {totals_text(res)}"]
+
+
+def read(path, prog):
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except OSError as e:
+        raise SystemExit(f"{prog}: error: {path}: {e.strerror}")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        prog="napitest.ktap",
+        description="KUnit console logs' KTAP results (kunit/run, "
+        "kunit/smp)")
+    ap.add_argument("--prog", default="napitest.ktap")
+    ap.add_argument("cmd", choices=["summary", "totals"],
+                    help="summary: per log, its name, each suite's counts "
+                    "and not ok lines, all suites'; totals: all suites' "
+                    "counts of each log, on one line")
+    ap.add_argument("logs", nargs="+", metavar="LOG")
+    a = ap.parse_args(argv)
+    texts = [read(p, a.prog) for p in a.logs]
+    if a.cmd == "totals":
+        print(" ".join(totals_text(suites(t)) for t in texts))
+        return 0
+    for p, t in zip(a.logs, texts):
+        print(f"{os.path.basename(p)}:")
+        print("\n".join(summary_lines(t)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
