@@ -164,15 +164,13 @@ CHECK_KEY_ARGS = '$(abspath $(BUILD_DIR))' make-$(1) --check \
 	$(foreach f,$(wildcard $(BUILD_DIR)/results/kbuild-deps-*.txt),--input-list '$(abspath $(f))') \
 	$(if $(CHECK_TREE),--never-if '$(CHECK_TREE)/.git',--never-if /)
 # CHECK_INPUTS: ninja's dependency log, the extraction's depfiles, the
-# series' files in the tree, the tree's Makefile; one path a line.
-WRITE_CHECK_INPUTS = tree=$$(cut -d' ' -f1 $(CONF_STAMP)); \
-	{ ninja -C $(BUILD_DIR) -t deps | sed -n 's/^    //p'; \
-	  cat $(BUILD_DIR)/gen*/extracted/extract.d 2>/dev/null | \
-		sed 's/^[^:]*://; s/\\$$//' | tr ' \t' '\n\n'; \
-	  (cd kernel-src && $(PYTHON) -m napitest.patches files $(abspath \
-		$(wildcard kernel-src/patches/*.patch kernel-src/patches/*/*.patch))) | \
-		sed "s,^,$$tree/,"; echo "$$tree/Makefile"; \
-	} | sort -u >'$(CHECK_INPUTS).tmp' && mv '$(CHECK_INPUTS).tmp' '$(CHECK_INPUTS)'
+# series' files in the tree, the tree's Makefile; one path a line
+# (napitest.check_inputs).
+WRITE_CHECK_INPUTS = ninja -C $(BUILD_DIR) -t deps | \
+	(cd kernel-src && $(PYTHON) -m napitest.check_inputs \
+		--out '$(abspath $(CHECK_INPUTS))' --build-dir '$(abspath $(BUILD_DIR))' \
+		--tree "$$(cut -d' ' -f1 '$(abspath $(CONF_STAMP))')" $(abspath \
+		$(wildcard kernel-src/patches/*.patch kernel-src/patches/*/*.patch)))
 # Under make -i the sub-make's failures are ignored and check-run exits 0,
 # so such a run is neither kept nor answered from what was kept.
 CHECK_KEEP := $(if $(findstring i,$(firstword -$(MAKEFLAGS))),,$(RUN_SUITE_BIN))

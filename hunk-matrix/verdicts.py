@@ -29,6 +29,8 @@ import napitest.cases as cases
 import napitest.headline as headline_tsv
 from napitest.headline import headline_verdicts
 import napitest.invariants as INV
+import napitest.matrix_tsv as matrix_tsv
+from napitest import Error
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(H.ROOT, "build", "hunk-matrix")
@@ -63,16 +65,10 @@ def probe(w, files, suite):
 
 
 def tsv_rows():
-    p = os.path.join(OUT, "matrix.tsv")
-    if not os.path.exists(p):
-        return {}
-    rows = {}
-    with open(p) as f:
-        hdr = f.readline().rstrip("\n").split("\t")
-        for line in f:
-            r = dict(zip(hdr, line.rstrip("\n").split("\t")))
-            rows[r["hunk"]] = r
-    return rows
+    try:
+        return matrix_tsv.read(os.path.join(OUT, "matrix.tsv"))
+    except Error as e:
+        sys.exit(f"verdicts: error: {e}")
 
 
 def row(rows, hid):

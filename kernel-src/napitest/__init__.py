@@ -19,11 +19,21 @@
   run_record     a suite run's record (tools/run-suite, tools/results)
   kunit_run      kunit/run's output: its "raw KTAP:" line
                  (tools/differential, kunit/headline, kunit/smp)
+  explore_output the explorer's figures and verdict lines
+                 (tools/determinism-check, bench/explore)
+  matrix_tsv     build/hunk-matrix/matrix.tsv (the hunk matrix, its
+                 verdicts, tools/determinism-check)
+  expected_failures  unit/expected-failures-base.txt
+                 (tools/expected-failures)
+  depfile        make-style depfiles (the extractor's extract.d)
+  check_inputs   make check's list of the files outside the repository
+                 it depends on (the Makefile)
   splats     a kernel console log's splats, known or not (kunit/splats,
              kunit/headline)
   headline   build/kunit-smp/headline.tsv and the two Summary claims it
              decides (kunit/headline, make verdicts)
-  ktap, junit    KTAP and JUnit XML writers (tools/results)
+  ktap, junit    KTAP and JUnit XML writers (tools/results); ktap also
+                 reads a KUnit console's results (kunit/run, kunit/smp)
   markdown   table cells and rows as the reports write them (the hunk
              matrix)
   compiler   a failed build's first error (tools/build-report, the hunk

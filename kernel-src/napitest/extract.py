@@ -38,7 +38,7 @@ import re
 import subprocess
 import sys
 
-from napitest import Error
+from napitest import Error, depfile
 from napitest.manifest import parse_manifest
 
 PROG = "extract"
@@ -580,10 +580,9 @@ def generate(tree, manifest, out, dep_target=None):
     present.append("#endif\n")
     write_if_changed(os.path.join(gen, "present.h"), "".join(present))
 
-    deps = " ".join(s.path for s in sources)
     target = dep_target or os.path.join(gen, "all.c")
-    write_if_changed(os.path.join(gen, "extract.d"),
-                     f"{target}: {deps} {os.path.abspath(manifest)}\n")
+    write_if_changed(os.path.join(gen, "extract.d"), depfile.text(
+        target, [s.path for s in sources] + [os.path.abspath(manifest)]))
 
 
 def main():
