@@ -19,6 +19,10 @@ unsigned int sim_nr_tasks(void);
 struct task_struct *sim_task(unsigned int i);
 bool sim_task_is_rt(const struct task_struct *p);
 void sim_schedule_rtlock(const char *file, int line);
+void sim_activate_task(struct task_struct *p);
+void sim_deactivate_task(struct task_struct *p);
+/* kernel/sched/fair.c */
+void sim_load_balance(struct task_struct *p);
 /* kernel/softirq.c */
 void sim_softirq_boot(void);
 /* kernel/smp.c */

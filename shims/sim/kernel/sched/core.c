@@ -69,6 +69,17 @@ static void dequeue(struct task_struct *p)
 	list_del_init(&p->run_list);
 }
 
+/* activate_task()/deactivate_task(): the load balancer's (fair.c) moves. */
+void sim_activate_task(struct task_struct *p)
+{
+	enqueue(p);
+}
+
+void sim_deactivate_task(struct task_struct *p)
+{
+	dequeue(p);
+}
+
 /*
  * cpu's idle task runs its idle loop (do_idle()): no task is current and
  * no program of the explorer executes code there.  Only there is
@@ -448,47 +459,6 @@ static struct task_struct *pick_next(int cpu, struct task_struct *prev)
 	return cand[k];
 }
 
-/*
- * The load balancer (kernel/sched/fair.c: load_balance(), an idle CPU's
- * newidle_balance(), active balancing) moving p, runnable but not running:
- * detach_task()/attach_task() to another CPU's runqueue, if
- * can_migrate_task() allows it: p may run there (cpus_ptr; not a
- * per-CPU-bound kthread), its migration is not disabled
- * (is_migration_disabled()), the destination is active.  Under the
- * explorer a choice made where p leaves the CPU still runnable (it was
- * preempted or yielded); 0 leaves it where it is.  The weighing of load
- * is not modelled: any active CPU may pull it.
- */
-static void load_balance(struct task_struct *p)
-{
-	char buf[NR_CPUS][48];
-	const char *what[NR_CPUS];
-	int cand[NR_CPUS], cpu;
-	unsigned int n = 0, k;
-
-	if (p->nr_cpus_allowed == 1 || p->migration_disabled ||
-	    !explore_in_program())
-		return;
-	for (cpu = p->cpu; n < NR_CPUS; cpu = (cpu + 1) % NR_CPUS) {
-		if (n && cpu == p->cpu)
-			break;
-		if (cpu != p->cpu &&
-		    (!cpu_online(cpu) || sim_cpus[cpu].inactive))
-			continue;
-		snprintf(buf[n], sizeof(buf[n]), "load_balance(): %s %s CPU%d",
-			 p->comm, n ? "pulled to" : "stays on", cpu);
-		what[n] = buf[n];
-		cand[n++] = cpu;
-	}
-	k = explore_choose(EXPLORE_MIGRATE, n, what);
-	if (!k)
-		return;
-	dequeue(p);
-	p->cpu = cand[k];
-	enqueue(p);
-	sim_cpus[cand[k]].cnt.migrations++;
-}
-
 /* Run task p on its CPU until it gives the CPU back. */
 static void run_task(struct task_struct *p)
 {
@@ -506,7 +476,7 @@ static void run_task(struct task_struct *p)
 	if (p->on_rq) {
 		list_del(&p->run_list);
 		list_add_tail(&p->run_list, &runqueue[p->cpu]);
-		load_balance(p);
+		sim_load_balance(p);
 	}
 }
 
