@@ -37,6 +37,7 @@ void assert_no_report(void);
 	extern const struct CMUnitTest sim_checks_##area[]; \
 	extern const size_t sim_checks_##area##_nr
 SIM_CHECKS_AREA(sched_core);
+SIM_CHECKS_AREA(sched_fair);
 SIM_CHECKS_AREA(lockdep);
 SIM_CHECKS_AREA(rtmutex);
 SIM_CHECKS_AREA(softirq);

@@ -70,12 +70,42 @@ static void debug_preempt_only_unprotected_use_reported(void **state)
 		"BUG: using __this_cpu_read() in preemptible [00000000] code: unbound/");
 }
 
+/*
+ * With migration disabled an unbound task's CPU number is stable: not
+ * reported, through nested sections, until the outermost
+ * migrate_enable().
+ */
+static int use_migrate_disabled(void *arg)
+{
+	(void)arg;
+	migrate_disable();
+	(void)smp_processor_id();
+	migrate_disable();
+	(*this_cpu_ptr(&pcpu_counter))++;
+	migrate_enable();
+	(void)__this_cpu_read(pcpu_counter);
+	migrate_enable();
+	check_site = __LINE__ + 1;
+	(void)smp_processor_id();
+	return 0;
+}
+
+static void debug_preempt_migrate_disabled_not_reported(void **state)
+{
+	(void)state;
+	run_task(use_migrate_disabled, false);
+	assert_one_report(
+		"BUG: using smp_processor_id() in preemptible [00000000] code: unbound/");
+}
+
 const struct CMUnitTest sim_checks_smp_processor_id[] = {
 	cmocka_unit_test_setup(debug_preempt_unbound_kthread_reported,
 			       check_setup),
 	cmocka_unit_test_setup(debug_preempt_bound_kthread_not_reported,
 			       check_setup),
 	cmocka_unit_test_setup(debug_preempt_only_unprotected_use_reported,
+			       check_setup),
+	cmocka_unit_test_setup(debug_preempt_migrate_disabled_not_reported,
 			       check_setup),
 };
 const size_t sim_checks_smp_processor_id_nr =

@@ -10,9 +10,10 @@
  *                   preempt_enable() reaching zero, spin_unlock_irqrestore()
  *                   after the IRQ restore, the tick
  *   migration       under the explorer an unbound kthread is woken on any
- *                   active CPU (select_task_rq()), a bound one on its own;
- *                   one preempted while runnable may be pulled to another
- *                   CPU (load_balance()) unless bound or migrate-disabled
+ *                   active CPU (select_task_rq()), a bound one or one
+ *                   that sleeps with migration disabled on its own (the
+ *                   load balancer: kernel/sched/fair.c)
+ *   migrate_disable migrate_disable()/migrate_enable(): a count per task
  *
  * Each report names the call site: this file and the line.
  */
@@ -241,11 +242,12 @@ static void mig_cpu1(void)
 	explore_point_named("CPU 1 idle");
 }
 
-static unsigned int mig_explore(bool bound)
+/* Where the task ran, over every schedule of setup's scenario. */
+static unsigned int mig_run(const char *name, void (*setup)(void))
 {
 	const struct explore_scenario scn = {
-		.name = "migration",
-		.setup = mig_setup,
+		.name = name,
+		.setup = setup,
 		.nr_threads = 2,
 		.threads = {
 			{ 0, mig_cpu0, "CPU0 wakes the task" },
@@ -254,12 +256,17 @@ static unsigned int mig_explore(bool bound)
 	};
 	struct explore_result r;
 
-	mig_bound = bound;
 	mig_ran_on = 0;
 	explore_run(&scn, &r);
 	assert_true(r.complete);
 	assert_int_equal(r.violations, 0);
 	return mig_ran_on;
+}
+
+static unsigned int mig_explore(bool bound)
+{
+	mig_bound = bound;
+	return mig_run("migration", mig_setup);
 }
 
 static void migration_unbound_kthread_any_cpu_bound_never(void **state)
@@ -270,89 +277,103 @@ static void migration_unbound_kthread_any_cpu_bound_never(void **state)
 }
 
 /*
- * Load balancing: a task preempted while runnable may be pulled to
- * another CPU (load_balance()) unless it is bound or has migration
- * disabled.  It runs on CPU 1 next to a second runnable task, passes one
- * preemption point (cond_resched() under NONE, preempt_enable() under RT)
- * and records where it runs after it; CPU 0 idles (sim_cpu_idle()).
+ * select_task_rq(): a task that sleeps with migration disabled (on RT: in
+ * a spinlock or BH-disabled section, blocked on an rtlock) is woken on
+ * its own CPU; the same unbound task with migration enabled may be woken
+ * on any active CPU.  It goes to sleep on CPU 1 in the setup; CPU 0 wakes
+ * it.
  */
-enum lb_mode { LB_UNBOUND, LB_BOUND, LB_MIGRATE_DISABLED };
-static enum lb_mode lb_mode;
-static unsigned int lb_after; /* bit cpu: it ran on after the point */
+static bool mig_disabled;
 
-static int lb_fn(void *arg)
+static int mig_sleeper_fn(void *arg)
 {
 	(void)arg;
-	if (lb_mode == LB_MIGRATE_DISABLED)
+	if (mig_disabled)
 		migrate_disable();
-	if (sim_preempt >= SIM_PREEMPT_FULL) {
-		preempt_disable();
-		preempt_enable();
-	} else {
-		cond_resched();
-	}
-	lb_after |= 1u << raw_smp_processor_id();
-	if (lb_mode == LB_MIGRATE_DISABLED)
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	schedule();
+	mig_ran_on |= 1u << raw_smp_processor_id();
+	if (mig_disabled)
 		migrate_enable();
 	return 0;
 }
 
-static int lb_other(void *arg)
+static void mig_sleeper_setup(void)
+{
+	sim_reset(2);
+	mig_task = sim_task_create(mig_sleeper_fn, NULL, 1, "unbound");
+	wake_up_process(mig_task);
+	sim_run_cpu(1, 100);
+	assert_int_equal(mig_task->__state, TASK_UNINTERRUPTIBLE);
+}
+
+static unsigned int mig_sleeper_explore(bool disabled)
+{
+	mig_disabled = disabled;
+	return mig_run("migrate_disabled_wakeup", mig_sleeper_setup);
+}
+
+static void migration_migrate_disabled_sleeper_woken_on_its_cpu(void **state)
+{
+	(void)state;
+	assert_int_equal(mig_sleeper_explore(false), 1u << 0 | 1u << 1);
+	assert_int_equal(mig_sleeper_explore(true), 1u << 1);
+}
+
+/* ---- migrate_disable ---- */
+
+/*
+ * migrate_disable()/migrate_enable() count per task: nested pairs keep
+ * migration disabled until the outermost enable, another task of the same
+ * CPU is not affected, and on RT the outermost pair alone holds
+ * preempt_lazy_count.  One enable too many WARNs and changes nothing.
+ */
+static struct task_struct *md_first;
+static bool md_second_ran;
+
+static int md_second_fn(void *arg)
 {
 	(void)arg;
+	md_second_ran = true;
+	assert_int_equal(current->migration_disabled, 0);
+	assert_int_equal(md_first->migration_disabled, 2);
 	return 0;
 }
 
-static void lb_setup(void)
+static int md_nested_fn(void *arg)
 {
-	struct task_struct *p;
+	unsigned int lazy = current->preempt_lazy_count;
+	unsigned int rt = IS_ENABLED(CONFIG_PREEMPT_RT);
 
-	sim_reset(2);
-	if (lb_mode == LB_BOUND)
-		p = kthread_create_on_cpu(lb_fn, NULL, 1, "bound/%u");
-	else
-		p = sim_task_create(lb_fn, NULL, 1, "unbound");
-	wake_up_process(p);
-	wake_up_process(sim_task_create(lb_other, NULL, 1, "other"));
+	(void)arg;
+	md_first = current;
+	md_second_ran = false;
+	migrate_disable();
+	migrate_disable();
+	assert_int_equal(current->migration_disabled, 2);
+	assert_int_equal(current->preempt_lazy_count, lazy + rt);
+	/* The other task runs while this one is runnable, disabled twice. */
+	wake_up_process(sim_task_create(md_second_fn, NULL, 1, "second"));
+	schedule();
+	assert_true(md_second_ran);
+	migrate_enable();
+	assert_int_equal(current->migration_disabled, 1);
+	assert_int_equal(current->preempt_lazy_count, lazy + rt);
+	migrate_enable();
+	assert_int_equal(current->migration_disabled, 0);
+	assert_int_equal(current->preempt_lazy_count, lazy);
+	migrate_enable(); /* WARN_ON_ONCE(), at migrate_enable()'s line */
+	assert_int_equal(current->migration_disabled, 0);
+	assert_int_equal(current->preempt_lazy_count, lazy);
+	return 0;
 }
 
-static void lb_cpu0(void)
-{
-	sim_cpu_idle(0);
-}
-
-static void lb_cpu1(void)
-{
-	sim_run_cpu(1, 100);
-}
-
-static unsigned int lb_explore(enum lb_mode mode)
-{
-	const struct explore_scenario scn = {
-		.name = "load_balance",
-		.setup = lb_setup,
-		.nr_threads = 2,
-		.threads = {
-			{ 0, lb_cpu0, "CPU0 idle" },
-			{ 1, lb_cpu1, "CPU1 two tasks" },
-		},
-	};
-	struct explore_result r;
-
-	lb_mode = mode;
-	lb_after = 0;
-	explore_run(&scn, &r);
-	assert_true(r.complete);
-	assert_int_equal(r.violations, 0);
-	return lb_after;
-}
-
-static void migration_preempted_unbound_task_pulled(void **state)
+static void migrate_disable_counts_per_task(void **state)
 {
 	(void)state;
-	assert_int_equal(lb_explore(LB_UNBOUND), 1u << 0 | 1u << 1);
-	assert_int_equal(lb_explore(LB_BOUND), 1u << 1);
-	assert_int_equal(lb_explore(LB_MIGRATE_DISABLED), 1u << 1);
+	run_task(md_nested_fn, false);
+	assert_int_equal(sim_total().warns, 1);
+	assert_non_null(strstr(sim_warns[0].file, "kernel/sched/core.c"));
 }
 
 const struct CMUnitTest sim_checks_sched_core[] = {
@@ -367,7 +388,9 @@ const struct CMUnitTest sim_checks_sched_core[] = {
 			       check_setup),
 	cmocka_unit_test_setup(migration_unbound_kthread_any_cpu_bound_never,
 			       check_setup),
-	cmocka_unit_test_setup(migration_preempted_unbound_task_pulled,
-			       check_setup),
+	cmocka_unit_test_setup(
+		migration_migrate_disabled_sleeper_woken_on_its_cpu,
+		check_setup),
+	cmocka_unit_test_setup(migrate_disable_counts_per_task, check_setup),
 };
 const size_t sim_checks_sched_core_nr = ARRAY_SIZE(sim_checks_sched_core);
