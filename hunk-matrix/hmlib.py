@@ -213,6 +213,7 @@ class Worker:
         # variant anyway (to classify it), so the build takes that copy
         # (CMake NAPITEST_EXTRACTED) instead of extracting again.
         self.pre = os.path.join(self.bdir, "pre-gen")
+        self.combined = set()  # build_combined()
         self.env = dict(os.environ)
         self.env.setdefault("CCACHE_DIR", os.path.join(SCRATCH, "ccache"))
         self.env.setdefault("CCACHE_MAXSIZE", "1G")
@@ -231,6 +232,7 @@ class Worker:
         args = ["cmake", "-S", ROOT, "-B", self.bdir, "-G", "Ninja",
                 f"-DKSRC={self.tree}", "-DNAPITEST_VARIANT=patched",
                 f"-DNAPITEST_EXTRACTED={self.pre}", "-DNAPITEST_OPTIMIZE=-O0",
+                "-DNAPITEST_SUITES_BINARY=ON",
                 "-DNAPITEST_SANITIZE=OFF", "-DNAPITEST_COVERAGE=OFF"]
         if shutil.which("ccache"):
             args.append("-DCMAKE_C_COMPILER_LAUNCHER=ccache")
@@ -243,6 +245,8 @@ class Worker:
         from the same files, or extracted here) where the build reads it;
         unchanged files keep their timestamps, so ninja rebuilds only what
         changed."""
+        # The binaries built for the previous files are stale.
+        self.combined = set()
         write_files(self.tree, files)
         if gen is None or not os.path.isdir(os.path.join(gen, "extracted")):
             gen = os.path.join(self.bdir, "extract-tmp")
@@ -288,12 +292,26 @@ class Worker:
         return False, (err or r.stdout[-300:].strip()).replace(
             os.path.join(self.tree, ""), "")
 
+    def build_combined(self, cfg):
+        """suites-CFG (CMake NAPITEST_SUITES_BINARY): every suite of cfg
+        in one binary, one link instead of one per suite; run() uses it
+        for cfg until the next prepare().  False if it does not build (one
+        suite that does not compile): the per-suite binaries then say
+        which."""
+        ok = self.build([f"suites-{cfg}"])[0]
+        if ok:
+            self.combined.add(cfg)
+        return ok
+
     def run(self, suite, cfg):
         """Set of failing test ids 'suite:cfg:test' (crash included);
         raises Hang when the binary runs past the wall-clock guard."""
-        exe = os.path.join(self.bdir, f"{suite}-{cfg}")
+        if cfg in self.combined:
+            cmd = [os.path.join(self.bdir, f"suites-{cfg}"), suite]
+        else:
+            cmd = [os.path.join(self.bdir, f"{suite}-{cfg}")]
         try:
-            r = subprocess.run([exe], capture_output=True, text=True,
+            r = subprocess.run(cmd, capture_output=True, text=True,
                                timeout=HANG_GUARD, cwd=self.bdir,
                                errors="replace")
         except subprocess.TimeoutExpired:
@@ -326,16 +344,22 @@ class Worker:
         # ones (the explorer) in any; inside that, configuration by
         # configuration, the suite likeliest to kill first.  A
         # configuration's first binary is built alone (with the extracted
-        # code, one translation unit), the rest of it in one ninja run
-        # when a second one is needed; per binary when something does not
-        # build, to tell which.
+        # code, one translation unit), and when a second one is needed,
+        # every suite of it in one binary (build_combined(): one link);
+        # if that does not build, the rest in one ninja run, per binary
+        # when something does not build, to tell which.
         suites = order()
         cheap = getattr(order, "cheap", lambda s: True)
         pairs = [(c, s) for c in CONFIGS for s in suites if cheap(s)] + \
             [(c, s) for c in CONFIGS for s in suites if not cheap(s)]
-        touched, together = set(), set()
+        touched, together, tried = set(), set(), set()
         for cfg, suite in pairs:
             ok = cfg in together
+            if not ok and cfg in touched and cfg not in tried:
+                tried.add(cfg)
+                if self.build_combined(cfg):
+                    together.add(cfg)
+                    ok = True
             if not ok and cfg in touched:
                 rest = [f"{x}-{cfg}" for x in suites if x != suite]
                 if self.build([f"{suite}-{cfg}"] + rest)[0]:
@@ -450,10 +474,13 @@ class Worker:
         ok, err = self.prepare(files, gen)
         if not ok:
             raise SystemExit(f"the patched tree does not extract: {err}")
-        targets = [f"{s}-{c}" for c in CONFIGS for s in self.suites()]
-        ok, err = self.build(targets)
-        if not ok:
-            raise SystemExit(f"the patched tree does not build: {err}")
+        # One binary per configuration (build_combined()); every suite
+        # binary only if one of those does not build, to say which.
+        if not all([self.build_combined(c) for c in CONFIGS]):
+            targets = [f"{s}-{c}" for c in CONFIGS for s in self.suites()]
+            ok, err = self.build(targets)
+            if not ok:
+                raise SystemExit(f"the patched tree does not build: {err}")
         fail = set()
         # The explorer's binaries (the costly ones) last, so that they
         # too are shared out evenly.
