@@ -410,7 +410,20 @@ class Worker:
     def objects(self, gen, tag):
         """Compile the extracted code (gen/extracted/all.c) in every
         configuration with every static function kept and __LINE__/__FILE__
-        neutralised; return {cfg: stripped object bytes}."""
+        neutralised; return {cfg: stripped object bytes}, or None if one
+        does not compile."""
+        out = {}
+        for cfg, obj in self.objects_each(gen, tag):
+            if obj is None:
+                return None
+            out[cfg] = obj
+        return out
+
+    def objects_each(self, gen, tag):
+        """objects(), one configuration at a time (CONFIGS' order): yields
+        (cfg, stripped object bytes, or None if it does not compile), so
+        that a comparison can stop at the first configuration that
+        differs."""
         import json
         import shlex
         cc = json.load(open(os.path.join(self.bdir,
@@ -440,7 +453,6 @@ class Worker:
                           errors="surrogateescape") as fh:
                     fh.write(t)
         gen = norm
-        out = {}
         for cfg in CONFIGS:
             e = [e for e in cc if e["file"].endswith("/extracted/all.c") and
                  f"/kernel-{cfg}.dir/" in e["command"]][0]
@@ -451,7 +463,8 @@ class Worker:
             a = ["-I" + gen if re.match(r"^-I\S*/(pre-)?gen$", x) else x
                  for x in a if x != "-g"]
             if "-I" + gen not in a:
-                return None  # would compile the build's extraction
+                yield cfg, None  # would compile the build's extraction
+                return
             # Dead code is dead once optimized (the build may use -O0).
             a = ["-O1" if re.match(r"^-O\w*$", x) else x for x in a]
 
@@ -460,11 +473,11 @@ class Worker:
                   '-D__FILE__="f"', "-Wno-builtin-macro-redefined", "-w"]
             r = sh(a, cwd=e["directory"])
             if r.returncode:
-                return None
+                yield cfg, None
+                return
             sh(["objcopy", "--strip-debug", "-R", ".comment", o])
             with open(o, "rb") as fh:
-                out[cfg] = fh.read()
-        return out
+                yield cfg, fh.read()
 
     def baseline(self, files, gen=None, share=(0, 1)):
         """Failing tests of the unmodified patched tree (excluded as kills).

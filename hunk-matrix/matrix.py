@@ -282,6 +282,7 @@ class Matrix:
         self.refs = {}
         self.ref_cache = {}
         self.memo = {}
+        self.ref_objs = {}
         self.rc_lock = threading.Lock()
 
     # -- parse ------------------------------------------------------------
@@ -558,9 +559,25 @@ class Matrix:
         return res, killers, detail
 
     def same_objects(self, w, h):
-        a = w.objects(h.gen, h.id)
-        b = w.objects(self.reference(h.prefix)[1], f"ref-{h.prefix}")
-        return a is not None and a == b
+        """Whether h's extraction compiles to the objects of its
+        reference's in every configuration: compared configuration by
+        configuration, stopping at the first that differs; the
+        reference's objects are compiled once per run."""
+        for cfg, obj in w.objects_each(h.gen, h.id):
+            if obj is None or obj != self.ref_objects(w, h.prefix, cfg):
+                return False
+        return True
+
+    def ref_objects(self, w, prefix, cfg):
+        """The reference's (patched tree's, or a prefix's) objects in
+        cfg (Worker.objects_each()), compiled on first use."""
+        with self.rc_lock:
+            if prefix in self.ref_objs:
+                return self.ref_objs[prefix].get(cfg)
+        objs = w.objects(self.reference(prefix)[1], f"ref-{prefix}") or {}
+        with self.rc_lock:
+            self.ref_objs[prefix] = objs
+        return objs.get(cfg)
 
     def evaluate(self, w, h):
         ts = time.time()
