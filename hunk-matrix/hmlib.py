@@ -31,6 +31,10 @@ PATCHES = os.path.join(KSRC_DIR, "patches")
 MANIFEST = os.path.join(KSRC_DIR, "manifest")
 EXTRACT = os.path.join(KSRC_DIR, "extract.py")
 SCRATCH = os.environ.get("HM_SCRATCH", "/var/tmp/napitest-hunks")
+# The tree path the extraction a worker builds names (#line, present.h's
+# EXTRACTED_TREE) whatever the worker's tree (Worker.prepare()): not a
+# directory, a name.
+TREE_NAME = os.path.join(SCRATCH, "tree")
 # Files a variant may differ in (the series touches the first three),
 # and the other file the manifest reads in every tree.
 TREE_FILES = ["Makefile", "include/linux/netdevice.h", "net/core/dev.c",
@@ -217,6 +221,14 @@ class Worker:
         self.env = dict(os.environ)
         self.env.setdefault("CCACHE_DIR", os.path.join(SCRATCH, "ccache"))
         self.env.setdefault("CCACHE_MAXSIZE", "1G")
+        # One cache for every worker: paths under the scratch directory
+        # (the build dir's pre-gen/) are hashed relative to the build
+        # dir, the build dir itself (-g's compilation directory) not at
+        # all, and the extraction names one tree path (prepare()), so
+        # what one worker compiled is a hit for the others, and for any
+        # worker in the next run.
+        self.env.setdefault("CCACHE_BASEDIR", SCRATCH)
+        self.env.setdefault("CCACHE_NOHASHDIR", "1")
 
     def configure(self):
         """(Re)run CMake so suites added to unit/ since last time are seen.
@@ -256,8 +268,12 @@ class Worker:
                 return False, err
         src = os.path.join(gen, "extracted")
         dst = os.path.join(self.pre, "extracted")
-        # The extraction names its tree (present.h, #line): name the
-        # worker's fixed tree instead, or every suite would recompile.
+        # The extraction names its tree (present.h, #line): name one
+        # fixed path instead (TREE_NAME, the same for every worker), or
+        # every suite would recompile, and no worker could use what
+        # another compiled.  Only names: nothing reads the tree's files
+        # at run time, and the suites compare __FILE__ with
+        # EXTRACTED_TREE, which agree.
         with open(os.path.join(src, "present.h")) as fh:
             their = re.search(r'^#define EXTRACTED_TREE "(.*)"', fh.read(),
                               re.M).group(1)
@@ -268,7 +284,7 @@ class Worker:
                     rel = os.path.relpath(os.path.join(d, f), src)
                     with open(os.path.join(src, rel), encoding="utf-8",
                               errors="surrogateescape") as fh:
-                        texts[rel] = fh.read().replace(their, self.tree)
+                        texts[rel] = fh.read().replace(their, TREE_NAME)
         write_files(dst, texts)
         for d, _, fs in os.walk(dst):
             for f in fs:
@@ -288,9 +304,30 @@ class Worker:
         # The compiler's or the linker's own line: not the command (its
         # -Werror= flags), not collect2's summary.
         err = compiler.first_error((r.stdout + r.stderr).splitlines())
+        if err and err.startswith(os.path.join(TREE_NAME, "")):
+            err = self.display_column(err[len(TREE_NAME) + 1:])
         # The tree's file:line, not the worker's scratch path.
         return False, (err or r.stdout[-300:].strip()).replace(
             os.path.join(self.tree, ""), "")
+
+    def display_column(self, err):
+        """err ("FILE:LINE:COL: ...", FILE in the tree) with COL as GCC
+        prints it when it can read FILE: in display columns, tabs to the
+        next multiple of 8.  The extraction names TREE_NAME, which GCC
+        cannot read, so it printed bytes; the worker's tree holds the
+        same file."""
+        m = re.match(r"([^:\s]+):(\d+):(\d+):", err)
+        if not m:
+            return err
+        try:
+            with open(os.path.join(self.tree, m.group(1)), "rb") as fh:
+                line = fh.read().split(b"\n")[int(m.group(2)) - 1]
+        except (OSError, IndexError):
+            return err
+        width = 0
+        for ch in line[:int(m.group(3)) - 1].decode("utf-8", "replace"):
+            width = (width // 8 + 1) * 8 if ch == "\t" else width + 1
+        return f"{m.group(1)}:{m.group(2)}:{width + 1}:" + err[m.end():]
 
     def build_combined(self, cfg):
         """suites-CFG (CMake NAPITEST_SUITES_BINARY): every suite of cfg
@@ -481,29 +518,30 @@ class Worker:
 
     def baseline(self, files, gen=None, share=(0, 1)):
         """Failing tests of the unmodified patched tree (excluded as kills).
-        Every binary is built; share (i, n): this worker runs every n-th
-        binary from the i-th, the other workers the rest (the suites are
-        deterministic: one run of each binary is its result)."""
+        share (i, n): this worker builds and runs every n-th configuration
+        from the i-th, the other workers the rest: each binary is built
+        and run once (the suites are deterministic: one run of each binary
+        is its result), not once per worker.  A worker builds another
+        configuration when a variant first needs it, from the shared
+        ccache."""
         ok, err = self.prepare(files, gen)
         if not ok:
             raise SystemExit(f"the patched tree does not extract: {err}")
+        cfgs = CONFIGS[share[0]::share[1]]
         # One binary per configuration (build_combined()); every suite
         # binary only if one of those does not build, to say which.
-        if not all([self.build_combined(c) for c in CONFIGS]):
-            targets = [f"{s}-{c}" for c in CONFIGS for s in self.suites()]
+        if not all([self.build_combined(c) for c in cfgs]):
+            targets = [f"{s}-{c}" for c in cfgs for s in self.suites()]
             ok, err = self.build(targets)
             if not ok:
                 raise SystemExit(f"the patched tree does not build: {err}")
         fail = set()
-        # The explorer's binaries (the costly ones) last, so that they
-        # too are shared out evenly.
-        pairs = sorted(((c, s) for c in CONFIGS for s in self.suites()),
-                       key=lambda p: not KillOrder.cheap(p[1]))
-        for c, s in pairs[share[0]::share[1]]:
-            try:
-                fail |= self.run(s, c)
-            except Hang as e:
-                raise SystemExit(f"the patched tree: {e}") from None
+        for c in cfgs:
+            for s in self.suites():
+                try:
+                    fail |= self.run(s, c)
+                except Hang as e:
+                    raise SystemExit(f"the patched tree: {e}") from None
         return fail
 
 
