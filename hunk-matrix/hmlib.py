@@ -32,8 +32,8 @@ MANIFEST = os.path.join(KSRC_DIR, "manifest")
 EXTRACT = os.path.join(KSRC_DIR, "extract.py")
 SCRATCH = os.environ.get("HM_SCRATCH", "/var/tmp/napitest-hunks")
 # The tree path the extraction a worker builds names (#line, present.h's
-# EXTRACTED_TREE) whatever the worker's tree (Worker.prepare()): not a
-# directory, a name.
+# EXTRACTED_TREE) whatever the worker's tree (Worker.prepare()): a name,
+# its files empty (Worker.__init__()).
 TREE_NAME = os.path.join(SCRATCH, "tree")
 # Files a variant may differ in (the series touches the first three),
 # and the other file the manifest reads in every tree.
@@ -224,6 +224,19 @@ class Worker:
         # worker in the next run.
         self.env.setdefault("CCACHE_BASEDIR", SCRATCH)
         self.env.setdefault("CCACHE_NOHASHDIR", "1")
+        # ccache's direct mode (no preprocessor run for a hit): it hashes
+        # every file the preprocessor names, TREE_NAME's too, which must
+        # then exist (empty: GCC reads no line from them either way); and
+        # prepare() writes the extraction just before the build, which
+        # ccache would find too new.  Nothing writes either while ninja
+        # runs.
+        self.env.setdefault("CCACHE_SLOPPINESS",
+                            "include_file_mtime,include_file_ctime")
+        for f in TREE_FILES + OPTIONAL_TREE_FILES:
+            p = os.path.join(TREE_NAME, f)
+            if not os.path.exists(p):
+                os.makedirs(os.path.dirname(p), exist_ok=True)
+                open(p, "w").close()
 
     def configure(self):
         """(Re)run CMake so suites added to unit/ since last time are seen.
