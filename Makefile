@@ -42,13 +42,25 @@ NAPITEST_INVOKED_FROM ?= $(if $(filter /%,$(PWD)),$(PWD),$(CURDIR))
 export NAPITEST_INVOKED_FROM
 KSRC_ABS := $(if $(KSRC),$(abspath $(if $(filter /%,$(KSRC)),$(KSRC),$(NAPITEST_INVOKED_FROM)/$(KSRC))))
 
+# The Python interpreter itself, resolved once and kept in BUILD/.python: a
+# version manager's shim on PATH (pyenv's) costs some 0.7 s of CPU per
+# start, more than everything else a warm make check does.  The shell
+# scripts that start Python (ksrc-build-id, resolve-tree) get it as PYTHON.  -S: the tools
+# use the standard library only, and a site-packages .pth can import a lot.
+PYTHON_FILE := $(BUILD)/.python
+PYTHON_EXE := $(if $(wildcard $(PYTHON_FILE)),$(wildcard $(file < $(PYTHON_FILE))))
+ifeq ($(PYTHON_EXE),)
+  PYTHON_EXE := $(shell mkdir -p '$(BUILD)' && python3 -c 'import sys; print(sys.executable)' | tee '$(PYTHON_FILE)')
+endif
+PYTHON := $(PYTHON_EXE) -S
+
 ifdef KSRC
   # A build directory per tree content, kept by its path once seen
   # (kernel-src/ksrc-build-id): a fresh copy of a known tree is warm, and an
   # edit rebuilds what it changed.  The build names the tree by the link
   # BUILD_DIR/tree, which the configure step points at KSRC.
   KSRC_MAP := $(BUILD)/ksrc-paths/$(shell printf '%s' '$(KSRC_ABS)' | sha256sum | cut -c1-12)
-  TREE_ID := $(if $(wildcard $(KSRC_MAP)),$(file < $(KSRC_MAP)),$(shell kernel-src/ksrc-build-id '$(KSRC_ABS)' '$(BUILD)'))
+  TREE_ID := $(if $(wildcard $(KSRC_MAP)),$(file < $(KSRC_MAP)),$(shell PYTHON='$(PYTHON_EXE)' kernel-src/ksrc-build-id '$(KSRC_ABS)' '$(BUILD)'))
 else
   TREE_ID := $(TREE)
 endif
@@ -60,17 +72,6 @@ ifeq ($(COVERAGE),1)
 endif
 BUILD_DIR := $(BUILD)/$(TREE_ID)
 ONOFF = $(if $(filter 1,$(1)),ON,OFF)
-
-# The Python interpreter itself, resolved once and kept in BUILD/.python: a
-# version manager's shim on PATH (pyenv's) costs some 0.7 s of CPU per
-# start, more than everything else a warm make check does.  -S: the tools
-# use the standard library only, and a site-packages .pth can import a lot.
-PYTHON_FILE := $(BUILD)/.python
-PYTHON_EXE := $(if $(wildcard $(PYTHON_FILE)),$(wildcard $(file < $(PYTHON_FILE))))
-ifeq ($(PYTHON_EXE),)
-  PYTHON_EXE := $(shell mkdir -p '$(BUILD)' && python3 -c 'import sys; print(sys.executable)' | tee '$(PYTHON_FILE)')
-endif
-PYTHON := $(PYTHON_EXE) -S
 
 # CTest labels (CMakeLists.txt): make check runs all but the expensive
 # checks, make check-all everything; LABEL= picks a label.  With KSRC, the
@@ -151,7 +152,6 @@ build: configure ## build every configuration (a failing one is reported by CTes
 # run under make -i (which makes a failing check-run exit 0).
 RUN_SUITE_BIN := $(abspath $(BUILD_DIR))/napitest-run-suite
 CHECK_INPUTS := $(abspath $(BUILD_DIR))/results/check-inputs.txt
-CHECK_TREE = $(firstword $(CONF_TREES))
 SHQ = '$(subst ','\'',$(1))'
 CHECK_KEY = $(1)|$(CONF_KEY)|$(VERDICT_ARGS)|$(CTEST_ARGS)|$(SERIES_PREFIX)|$(EXPENSIVE)|$(PYTHON)
 CHECK_KEY_ARGS = '$(abspath $(BUILD_DIR))' make-$(1) --check \
@@ -160,9 +160,19 @@ CHECK_KEY_ARGS = '$(abspath $(BUILD_DIR))' make-$(1) --check \
 	--input-exec '$(abspath $(BUILD_DIR))' \
 	$(foreach f,build.ninja CMakeCache.txt CTestTestfile.cmake build-failed \
 		$(notdir $(CONF_STAMP)),--input '$(abspath $(BUILD_DIR))/$(f)') \
-	--input '$(PYTHON_EXE)' --input-list '$(CHECK_INPUTS)' \
-	$(foreach f,$(wildcard $(BUILD_DIR)/results/kbuild-deps-*.txt),--input-list '$(abspath $(f))') \
-	$(if $(CHECK_TREE),--never-if '$(CHECK_TREE)/.git',--never-if /)
+	--input '$(PYTHON_EXE)' --input-list '$(CHECK_INPUTS)' "$$@"
+# The rest of the key's arguments, as the shell's "$@": read when the
+# recipe runs, not when make parses the Makefile.  The first run at a tree
+# path writes the configure stamp (which names the tree) after the parse,
+# and a first run in a build directory the kbuild-deps lists: a key from
+# the parse named no tree ("--never-if /": that run was never kept, so
+# the next one ran everything again) or lacked the lists.
+CHECK_KEY_MORE = set -- --never-if /; \
+	tree=$$(cut -d' ' -f1 '$(CONF_STAMP)' 2>/dev/null) || tree=; \
+	[ -z "$$tree" ] || set -- --never-if "$$tree/.git"; \
+	for f in '$(abspath $(BUILD_DIR))'/results/kbuild-deps-*.txt; do \
+		[ ! -f "$$f" ] || set -- "$$@" --input-list "$$f"; \
+	done
 # CHECK_INPUTS: ninja's dependency log, the extraction's depfiles, the
 # series' files in the tree, the tree's Makefile; one path a line
 # (napitest.check_inputs).
@@ -174,7 +184,8 @@ WRITE_CHECK_INPUTS = ninja -C $(BUILD_DIR) -t deps | \
 # Under make -i the sub-make's failures are ignored and check-run exits 0,
 # so such a run is neither kept nor answered from what was kept.
 CHECK_KEEP := $(if $(findstring i,$(firstword -$(MAKEFLAGS))),,$(RUN_SUITE_BIN))
-CHECK_CACHED = if [ -x '$(CHECK_KEEP)' ] && \
+CHECK_CACHED = $(CHECK_KEY_MORE); \
+	if [ -x '$(CHECK_KEEP)' ] && \
 		'$(RUN_SUITE_BIN)' $(call CHECK_KEY_ARGS,$(1)) --replay-only -- \
 		$(MAKE) --no-print-directory $(1)-run 2>/dev/null; then exit 0; fi; \
 	$(TREE_INFO) >'$(BANNER)' 2>&1 || { cat '$(BANNER)'; exit 1; }; \
@@ -199,7 +210,7 @@ CONF_INPUTS := Makefile $(wildcard kernel-src/prepare-tree kernel-src/resolve-tr
 configure: $(CONF_STAMP) ## prepare the tree and configure the build directory
 $(CONF_STAMP): $(CONF_INPUTS) $(if $(CONF_GONE),FORCE)
 	@set -e; \
-	tree=$$(kernel-src/resolve-tree '$(KSRC_ABS)' '$(TREE)'); \
+	tree=$$(PYTHON='$(PYTHON_EXE)' kernel-src/resolve-tree '$(KSRC_ABS)' '$(TREE)'); \
 	trees=$$tree; seeds=; for s in $(SEED_LIST); do \
 		p=$$(kernel-src/prepare-tree $$s); \
 		seeds="$${seeds:+$$seeds;}$$s=$$p"; trees="$$trees $$p"; \
@@ -231,7 +242,7 @@ FORCE:
 coverage: ## gcov/lcov report on the tree's own lines
 	@$(MAKE) --no-print-directory build COVERAGE=1
 	@coverage/run '$(BUILD)/$(patsubst %-cov,%,$(TREE_ID))-cov' \
-		"$$(kernel-src/resolve-tree '$(KSRC_ABS)' '$(TREE)')" \
+		"$$(PYTHON='$(PYTHON_EXE)' kernel-src/resolve-tree '$(KSRC_ABS)' '$(TREE)')" \
 		'$(if $(KSRC),,$(if $(filter patched,$(TREE)),$$(kernel-src/prepare-tree base)))'
 
 # The interleaving explorer's scenarios (unit/explore_*.c) only.
@@ -300,7 +311,7 @@ lint: ## shellcheck, flake8, clang-format, checkpatch, shim copies
 	@tools/lint
 
 tree: ## print the path of the tree under test
-	@kernel-src/resolve-tree '$(KSRC_ABS)' '$(TREE)'
+	@PYTHON='$(PYTHON_EXE)' kernel-src/resolve-tree '$(KSRC_ABS)' '$(TREE)'
 
 clean: ## remove the build directories
 	rm -rf $(BUILD)

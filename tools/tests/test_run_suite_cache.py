@@ -234,13 +234,46 @@ def test_make_check_keys_what_its_tests_and_build_depend_on(tmp_path):
                      f"--input '{bd}/build-failed'",
                      f"--input '{bd}/.configured-",
                      f"--input-list '{bd}/results/check-inputs.txt'",
-                     "--never-if ", "--key 'check|"]:
+                     '"$@"', "--key 'check|"]:
             assert part in cmd, part
     # CHECK_INPUTS: ninja's dependency log, the extraction's depfiles, the
     # series' files in the tree and its Makefile.
     for part in ["-t deps |", "-m napitest.check_inputs",
                  "--build-dir '" + bd, "kernel-src/patches/"]:
         assert part in out, part
+
+
+def test_make_check_key_names_the_tree_the_run_configured(tmp_path):
+    """The key's --never-if and kbuild-deps lists are read when the recipe
+    runs: the first run at a new tree path writes its configure stamp after
+    make parsed the Makefile, and a key from the parse named no tree
+    ("--never-if /"), so that run was never kept and the next one ran
+    everything again."""
+    root = os.path.dirname(os.path.dirname(HERE))
+    build = tmp_path / "b"
+    out = subprocess.run(["make", "-C", root, "-n", "check",
+                          f"BUILD={build}"], capture_output=True,
+                         text=True, check=True, env=plain_make_env()).stdout
+    m = re.search(r"(set -- --never-if /;.*?done);", out, re.S)
+    assert m, out
+    stamp = re.search(r"cut -d' ' -f1 '([^']+/\.configured-[0-9a-f]+)'",
+                      m.group(1)).group(1)
+    show = m.group(1) + '; printf "%s\\n" "$@"'
+
+    def args():
+        return subprocess.run(["sh", "-c", show], capture_output=True,
+                              text=True, check=True).stdout.split("\n")[:-1]
+    # No stamp yet (nothing configured): never kept.
+    assert args() == ["--never-if", "/"]
+    # Configured (as the configure step does before the recipe runs): the
+    # tree's .git, and each kbuild-deps list that exists by then.
+    os.makedirs(os.path.dirname(stamp))
+    with open(stamp, "w") as f:
+        f.write("/some/tree /a/seed\n")
+    os.makedirs(build / "patched" / "results")
+    (build / "patched" / "results" / "kbuild-deps-rps.txt").write_text("")
+    assert args() == ["--never-if", "/some/tree/.git", "--input-list",
+                      f"{build}/patched/results/kbuild-deps-rps.txt"]
 
 
 def test_make_i_check_is_neither_kept_nor_replayed(tmp_path):
