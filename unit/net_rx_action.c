@@ -475,6 +475,32 @@ static void v35_schedule_prep_refuses_disabling_napi(void **state)
 }
 
 /*
+ * V55: napi_schedule_prep() on a NAPI that is already scheduled
+ * (NAPI_STATE_SCHED: being polled) returns false and sets
+ * NAPI_STATE_MISSED; the napi_complete_done() of that poll then keeps
+ * SCHED, clears MISSED and schedules the NAPI again (__napi_schedule()),
+ * so the event that came during the poll gets a poll of its own.
+ */
+static void v55_schedule_during_poll_gets_another_poll(void **state)
+{
+	(void)state;
+	set_bit(NAPI_STATE_SCHED, &napi_a.state); /* its poll is running */
+	assert_value(napi_schedule_prep(&napi_a), false,
+		     "napi_schedule_prep(napi_a)");
+	assert_napi_state_is(&napi_a, NAPIF_STATE_SCHED | NAPIF_STATE_MISSED);
+	local_bh_disable(); /* as ->poll() runs, in softirq */
+	assert_value(napi_complete_done(&napi_a, 0), false,
+		     "napi_complete_done(napi_a, 0)");
+	assert_napi_state_is(&napi_a, NAPIF_STATE_SCHED);
+	assert_poll_list_not_empty(sim_this()->id);
+	local_bh_enable();
+	sim_run_all(1000);
+	assert_value(a_polls, 1, "->poll() calls of napi_a");
+	assert_napi_state_is(&napi_a, 0);
+	assert_no_warn();
+}
+
+/*
  * V42: a poll that used its whole budget while napi_disable() waits
  * (NAPI_STATE_DISABLE set) is completed by __napi_poll() -- SCHED
  * cleared, so napi_disable() can take it -- and not put back for a
@@ -850,6 +876,8 @@ int main(void)
 			v8_bh_disabled_schedule_no_ksoftirqd_wakeup, setup),
 		cmocka_unit_test_setup(v35_schedule_prep_refuses_disabling_napi,
 				       setup),
+		cmocka_unit_test_setup(
+			v55_schedule_during_poll_gets_another_poll, setup),
 		cmocka_unit_test_setup(
 			v42_disable_pending_full_poll_completed_not_repolled,
 			setup),
