@@ -43,6 +43,10 @@ class Result:
 def case_reason(c):
     """The first thing the case said about its failure."""
     lines = [m for m in c.messages if m and not m.startswith("Failure!")]
+    # fail_msg() text ("ERROR: ..."), e.g. require_definition()'s in a
+    # setup that failed (cmocka then says only "Test setup failed").
+    lines += [ln.split("ERROR: ", 1)[1].strip() for ln in c.output
+              if "ERROR: " in ln]
     text = lines[0] if lines else ""
     if not text:
         bug = [ln for ln in c.output if "BUG" in ln or "WARN" in ln]

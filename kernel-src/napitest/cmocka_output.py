@@ -17,7 +17,9 @@ matrix), with no times.
 import re
 
 RUN = re.compile(r"^\[ RUN      \] (\S+)\s*$")
-END = re.compile(r"^\[ {0,7}(OK|FAILED|SKIPPED) {0,7}\] (\S+)\s*$")
+# A test whose setup failed ends "[  ERROR   ] name" (cmocka's "Could not
+# run test"): a failure, not a stop of the suite.
+END = re.compile(r"^\[ {0,7}(OK|FAILED|SKIPPED|ERROR) {0,7}\] (?!---)(\S+)\s*$")
 RUN_COUNT = re.compile(r"^\[==========\] (?:\S+: )?Running (\d+) test")
 DONE = re.compile(r"^\[==========\] (?:\S+: )?\d+ test\(s\) run\.")
 # cmocka's failure detail: "[  ERROR   ] --- msg", "[   LINE   ] --- loc".
@@ -72,6 +74,10 @@ class Case:
             self.messages.append(rest or last_message(self.output))
         elif tag == "LINE":
             self.where = re.sub(r":\s*error:.*$", "", rest)
+        elif "[   LINE   ] --- " in text:
+            # "Could not run test: [   LINE   ] --- file:line: error: ..."
+            where = text.split("[   LINE   ] --- ", 1)[1]
+            self.where = re.sub(r":\s*error:.*$", "", where.strip())
         self.lines.append(text)
 
     @property
@@ -158,7 +164,7 @@ def parse(lines, end_time=None):
             continue
         m = END.match(text)
         if m and cur and m.group(2) == cur.name:
-            cur.status = {"OK": "ok", "FAILED": "failed",
+            cur.status = {"OK": "ok", "FAILED": "failed", "ERROR": "failed",
                           "SKIPPED": "skipped"}[m.group(1)]
             cur.end = t
             s.cases.append(cur)

@@ -195,3 +195,27 @@ def test_record_key(tmp_path, monkeypatch):
     binary.write_bytes(b"\x7fELF two")
     assert not run_record.fresh(str(tmp_path), "suite:rps", argv, env)
     assert not run_record.fresh(str(tmp_path), "other:rps", argv, env)
+
+
+def test_a_setup_that_failed_is_that_test_failing_with_its_message():
+    """cmocka ends a test whose setup failed with "[  ERROR   ] name": a
+    failure of that test, with require_definition()'s message, not a stop
+    of the suite (the flipped-#ifndef proof said "Could not run test ...
+    stopped here" for every case after it)."""
+    from napitest.cases import case_reason
+    text = ("[==========] Running 2 test(s).\n"
+            "[ RUN      ] a\n"
+            "ERROR: f() is not in this tree in this configuration (/t): "
+            "the tree's #if around it leaves it out\n"
+            "Could not run test: [   LINE   ] --- /r/unit/support/"
+            "napitest.h:164: error: Failure!Test setup failed\n"
+            "[  ERROR   ] a\n"
+            "[ RUN      ] b\n"
+            "[       OK ] b\n"
+            "[==========] 2 test(s) run.\n")
+    cases = cmocka_output.parse_text(text).cases
+    assert [(c.name, c.status) for c in cases] == [("a", "failed"),
+                                                    ("b", "ok")]
+    assert case_reason(cases[0]) == (
+        "f() is not in this tree in this configuration (/t): the tree's #if "
+        "around it leaves it out (at /r/unit/support/napitest.h:164)")
