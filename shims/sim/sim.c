@@ -134,6 +134,34 @@ void sim_watchdog(void)
 			"watchdog: no quiescence after 2000000 preemption points, last at");
 }
 
+void sim_trail_note(const char *file, int line)
+{
+	struct sim_trail *t = &sim_trail[++sim_trail_pos % SIM_TRAIL];
+
+	t->file = file;
+	t->line = line;
+}
+
+/* The most recent step in the tree's code (file NULL if none). */
+void sim_last_tree_step(const char **file, int *line)
+{
+	const struct sim_trail *t = last_tree_step();
+
+	*file = t ? t->file : NULL;
+	*line = t ? t->line : 0;
+}
+
+/*
+ * Fail the running test at file:line of the tree, as the watchdog does
+ * (outside the explorer: under it, a property of check_properties()).
+ */
+void sim_fail_at(const char *file, int line, const char *msg)
+{
+	fprintf(stderr, "%s (CPU %d, seed %lu)\n", msg, sim_cpu_id(), sim_seed);
+	fflush(stderr);
+	_fail(file, line);
+}
+
 /* The step budget is spent (sim/explore.h). */
 void sim_hang(void)
 {

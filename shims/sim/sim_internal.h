@@ -10,6 +10,9 @@
  * defines it (shims/sim/, at the path of the kernel file it stands for).
  */
 
+/* sim.c */
+void sim_last_tree_step(const char **file, int *line);
+void sim_fail_at(const char *file, int line, const char *msg);
 /* kernel/sched/core.c */
 void sim_sched_reset(void);
 void sim_sched_boot(void);
@@ -34,6 +37,7 @@ void sim_workqueue_boot(int cpu);
 void sim_workqueue_reset(void);
 /* shims/sim/explore/ */
 bool explore_cpu_running(int cpu);
+bool explore_executing(void); /* an execution, quiescence and checks included */
 /* kernel/cpu.c */
 bool sim_takedown_pending(int cpu);
 void sim_cpuhp_reset(void);

@@ -40,10 +40,19 @@ struct llist_head {
 	     (n = llist_entry(pos->member.next, typeof(*n), member), true); \
 	     pos = n)
 
-static inline bool llist_empty(const struct llist_head *head)
+static inline bool __sim_llist_empty(const struct llist_head *head)
 {
 	return head->first == NULL;
 }
+
+/*
+ * llist_empty(): the kernel's READ_ONCE(head->first), a plain read here
+ * (not an explorer point); its call site goes in the trail, so that a
+ * queue left behind is reported at the tree's test that left it
+ * (flush_smp_call_function_queue(): shims/sim/kernel/smp.c).
+ */
+#define llist_empty(head) \
+	(sim_trail_note(__FILE__, __LINE__), __sim_llist_empty(head))
 
 /*
  * llist_add(): true if the list was empty before.  The point is the call

@@ -41,6 +41,12 @@ extern long sim_hang_budget;
 extern struct sim_trail sim_trail[SIM_TRAIL];
 extern unsigned int sim_trail_pos;
 void sim_hang(void);
+/*
+ * Note file:line in the trail without a step or a point (a plain read of the
+ * tree that a report may have to name: llist_empty()).  Out of line: no
+ * branch of it counts in the tree's coverage.
+ */
+void sim_trail_note(const char *file, int line);
 
 static inline __attribute__((__always_inline__, __unused__)) void sim_step(void)
 {

@@ -84,6 +84,14 @@ struct sim_cpu {
 	 */
 	bool idle_poll;
 	bool idle_need_resched; /* set on its idle task by set_nr_if_polling() */
+	/*
+	 * The head of its call-single queue as its idle loop's last flush left
+	 * it (NULL: emptied, as the tree's flush takes the whole queue), and
+	 * the tree's line that flush ended at (shims/sim/kernel/smp.c).
+	 */
+	const void *flush_left;
+	const char *flush_left_file;
+	int flush_left_line;
 	struct sim_counters cnt;
 };
 
@@ -125,6 +133,10 @@ void sim_idle_flush(int cpu); /* idle loop: flush_smp_call_function_queue() */
 
 bool sim_csd_pending(int cpu); /* a csd callback queued (not a wakeup) */
 bool sim_call_queue_pending(int cpu); /* anything queued, wakeups too */
+/* queued since its idle loop's last flush: what wakes it from the model */
+bool sim_call_queue_new(int cpu);
+/* its idle loop goes idle with its queue not empty: the first entry, or NULL */
+const char *sim_call_queue_stranded(int cpu);
 void sim_preempt_point(void);
 void sim_watchdog(void);
 /*

@@ -261,6 +261,7 @@ static void check_properties(void)
 	struct sim_counters t = sim_total();
 	const char *msg;
 	static char buf[200];
+	int i;
 
 	if (sim_skbs_outstanding()) {
 		snprintf(buf, sizeof(buf), "%lu", sim_skbs_outstanding());
@@ -276,6 +277,9 @@ static void check_properties(void)
 		exp_violate("context checker: %s", sim_lockdep_report());
 	if (IS_ENABLED(CONFIG_PREEMPT_RT) && t.raises_in_smp_call)
 		exp_violate("%s", "RT: softirq raised from SMP-call context");
+	for (i = 0; i < NR_CPUS; i++)
+		if ((msg = sim_call_queue_stranded(i)))
+			exp_violate("%s", msg);
 	if (exp_scn->check && (msg = exp_scn->check()))
 		exp_violate("%s", msg);
 }
@@ -286,14 +290,24 @@ static void check_properties(void)
  * steps in exp_trace[0..exp_nr_steps) and exp_violation[] set if a
  * property failed.
  */
+static bool executing;
+
+bool explore_executing(void)
+{
+	return executing;
+}
+
 void exp_execute(void)
 {
+	executing = true;
 	start_execution();
 	run_steps();
 	sim_explore_active = 0;
 	sim_tso_active = 0;
-	if (exp_violation[0])
-		return; /* the machine is left as it is: reset next */
-	run_to_quiescence();
-	check_properties();
+	if (!exp_violation[0]) {
+		run_to_quiescence();
+		check_properties();
+	}
+	/* else the machine is left as it is: reset next */
+	executing = false;
 }

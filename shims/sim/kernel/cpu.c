@@ -144,7 +144,7 @@ static int cpu_has_work(void *arg)
 {
 	int cpu = (int)(uintptr_t)arg;
 
-	return !sim_runqueue_empty(cpu) || sim_call_queue_pending(cpu) ||
+	return !sim_runqueue_empty(cpu) || sim_call_queue_new(cpu) ||
 	       sim_cpus[cpu].ipi_pending || READ_ONCE(takedown_pending[cpu]);
 }
 

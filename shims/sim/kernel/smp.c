@@ -23,6 +23,7 @@
 /* Explorer points are placed explicitly in the simulator (sim/explore.h). */
 #define SIM_RAW_ONCE
 #include <kernel_prelude.h>
+#include <stdio.h>
 #include "sim_internal.h"
 
 /*
@@ -114,6 +115,14 @@ void sim_idle_flush(int cpu)
 	c = sim_this();
 	c->in_csd_flush--;
 	c->preempt_disable--;
+	/*
+	 * The tree's flush takes the whole queue (llist_del_all()); what is
+	 * there now was queued meanwhile (whoever queued it wakes this CPU:
+	 * IPI or set_nr_if_polling()), or the flush did not take it.
+	 */
+	c->flush_left = per_cpu(call_single_queue, cpu).first;
+	if (c->flush_left)
+		sim_last_tree_step(&c->flush_left_file, &c->flush_left_line);
 	sim_switch_cpu(prev);
 }
 
@@ -151,4 +160,53 @@ bool sim_csd_pending(int cpu)
 bool sim_call_queue_pending(int cpu)
 {
 	return !llist_empty(&per_cpu(call_single_queue, cpu));
+}
+
+/*
+ * Queued since cpu's idle loop last flushed, or queued and cpu woken
+ * (set_nr_if_polling()): what the model's idle loop flushes at once (the
+ * kernel's waits for the IPI or set_nr_if_polling() that the sender
+ * follows llist_add() with; flushing at the add only adds interleavings).
+ * What a flush left is not new: only a wakeup makes the idle loop flush
+ * again, as in do_idle().
+ */
+bool sim_call_queue_new(int cpu)
+{
+	const struct llist_node *first = per_cpu(call_single_queue, cpu).first;
+
+	return first && (first != sim_cpus[cpu].flush_left ||
+			 sim_cpus[cpu].idle_need_resched);
+}
+
+/*
+ * cpu goes idle with its queue not empty and nothing to wake it (no IPI
+ * pending, TIF_NEED_RESCHED clear): its entries never run, and no later
+ * llist_add() sends an IPI (the queue was not empty).  Describes the
+ * first entry, or NULL if the queue is empty or cpu will be woken.
+ */
+const char *sim_call_queue_stranded(int cpu)
+{
+	const struct llist_node *first = per_cpu(call_single_queue, cpu).first;
+	const struct sim_cpu *c = &sim_cpus[cpu];
+	const struct __call_single_node *e;
+	static char msg[320];
+	char what[64];
+
+	if (!first || !c->online || c->ipi_pending || c->idle_need_resched ||
+	    first != c->flush_left)
+		return NULL;
+	e = container_of(first, struct __call_single_node, llist);
+	if ((e->u_flags & CSD_FLAG_TYPE_MASK) == CSD_TYPE_TTWU)
+		snprintf(what, sizeof(what), "the queued wakeup of %s",
+			 container_of(e, struct task_struct, wake_entry)->comm);
+	else
+		snprintf(what, sizeof(what), "a csd");
+	snprintf(
+		msg, sizeof(msg),
+		"csd never flushed: CPU %d idle with %s in its call_single_queue "
+		"(no IPI pending, TIF_NEED_RESCHED clear); its idle loop's "
+		"flush_smp_call_function_queue() left it, last at %s:%d",
+		cpu, what, sim_tree_path(c->flush_left_file),
+		c->flush_left_line);
+	return msg;
 }

@@ -481,6 +481,24 @@ static void run_task(struct task_struct *p)
 }
 
 /*
+ * The CPU goes idle: entries its flush left in its queue with nothing to
+ * wake it never run (CONFIG_CSD_LOCK_WAIT_DEBUG's "csd: Detected
+ * non-responsive CSD lock" is the kernel's report, when a sender waits).
+ * Outside the explorer nothing runs concurrently, so this is final; under
+ * it a sender may be between llist_add() and its IPI, and the explorer
+ * checks it at quiescence instead (check_properties()).
+ */
+static void idle_stranded(int cpu)
+{
+	const char *msg;
+
+	if (explore_executing() || !(msg = sim_call_queue_stranded(cpu)))
+		return;
+	sim_fail_at(sim_cpus[cpu].flush_left_file,
+		    sim_cpus[cpu].flush_left_line, msg);
+}
+
+/*
  * The scheduler of one CPU: deliver queued csds (an idle CPU takes them in
  * its idle-loop flush, a busy one by IPI), then run tasks until none is
  * runnable or max_switches context switches were made.
@@ -501,16 +519,17 @@ unsigned long sim_run_cpu(int cpu, unsigned long max_switches)
 		if (sim_cpus[cpu].ipi_pending)
 			sim_deliver_ipi(cpu);
 		/* Queued without an IPI: the polling idle loop's flush. */
-		if (sim_call_queue_pending(cpu) ||
-		    sim_cpus[cpu].idle_need_resched)
+		if (sim_call_queue_new(cpu) || sim_cpus[cpu].idle_need_resched)
 			sim_idle_flush(cpu);
 		p = pick_next(cpu, prev_task);
 		/* do_idle() loops while its flushes queued more work. */
 		if (!p &&
-		    (sim_cpus[cpu].ipi_pending || sim_call_queue_pending(cpu)))
+		    (sim_cpus[cpu].ipi_pending || sim_call_queue_new(cpu)))
 			continue;
-		if (!p)
+		if (!p) {
+			idle_stranded(cpu);
 			break;
+		}
 		run_task(p);
 		prev_task = p;
 		n++;
