@@ -299,8 +299,8 @@ bool explore_executing(void)
 
 void exp_execute(void)
 {
+	start_execution(); /* the scenario's setup: nothing runs concurrently */
 	executing = true;
-	start_execution();
 	run_steps();
 	sim_explore_active = 0;
 	sim_tso_active = 0;
