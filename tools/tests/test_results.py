@@ -214,8 +214,8 @@ def test_a_setup_that_failed_is_that_test_failing_with_its_message():
             "[       OK ] b\n"
             "[==========] 2 test(s) run.\n")
     cases = cmocka_output.parse_text(text).cases
-    assert [(c.name, c.status) for c in cases] == [("a", "failed"),
-                                                    ("b", "ok")]
+    assert [(c.name, c.status) for c in cases] == [
+        ("a", "failed"), ("b", "ok")]
     assert case_reason(cases[0]) == (
         "f() is not in this tree in this configuration (/t): the tree's #if "
         "around it leaves it out (at /r/unit/support/napitest.h:164)")
