@@ -116,7 +116,8 @@ def headline_verdicts(hl, kb):
 
     def seen(v):
         return f"{ipis(v)} IPIs / {v['post_flush_warn']} WARN"
-    zero = (p["received_rps"] == "0" and p["post_flush_warn"] == "0")
+    zero = (p["received_rps"] == "0" and ipis(p) == 0
+            and p["post_flush_warn"] == "0")
     warn_seen = b["post_flush_warn"] != "0"
     fired = int(b["received_rps"]) > 0 and ipis(b) > 0
     where = (f"{n} packets: base {seen(b)}{base_effects(b)}, patched "

@@ -531,6 +531,15 @@ class HeadlineVerdictTest(unittest.TestCase):
         self.assertTrue(ipi[0].startswith("does not hold"), ipi[0])
         self.assertTrue(warn[0].startswith("does not hold"), warn[0])
 
+    def test_a_call_ipi_on_patched_does_not_hold(self):
+        # no RPS csd run, but CPU 1 still got function-call IPIs
+        for k in ("rps_call_ipis", "defer_call_ipis"):
+            hl = {key: dict(row) for key, row in self.hl.items()}
+            hl[("patched", "rt")][k] = "1900"
+            warn, ipi = self.m.headline_verdicts(hl, [])
+            self.assertTrue(ipi[0].startswith("does not hold"), ipi[0])
+            self.assertTrue(warn[0].startswith("does not hold"), warn[0])
+
 
 class UpstreamRowTest(unittest.TestCase):
     """make verdicts-upstream: the backport against upstream, invariant by
