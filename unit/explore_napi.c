@@ -795,11 +795,13 @@ static void explore_g_unbound_napi_thread_migrates_between_polls(void **state)
  * irq thread preempts it there (an RT wakeup is not lazy), blocks on
  * softirq_ctrl.lock that the NAPI thread owns, boosts it, and runs once
  * the NAPI thread's local_bh_enable() releases it; NET_RX then runs at
- * the irq thread's own local_bh_enable().  Elsewhere the BH section holds
- * preemption off and the thread runs after it.
+ * the irq thread's own local_bh_enable() (checked).  Elsewhere the BH
+ * section holds preemption off and the thread runs after it.
  */
 static struct task_struct *irq_thread;
 static bool irq_thread_pending;
+/* Its packet was delivered by its own local_bh_enable() (NET_RX there). */
+static bool irq_rx_at_bh_enable;
 
 static int irq_thread_fn(void *arg)
 {
@@ -810,11 +812,15 @@ static int irq_thread_fn(void *arg)
 			schedule();
 			continue;
 		}
+		unsigned long delivered;
+
 		__set_current_state(TASK_RUNNING);
 		WRITE_ONCE(irq_thread_pending, false);
+		delivered = sim_count(1, skbs_delivered);
 		local_bh_disable();
 		irq_local_rx();
 		local_bh_enable();
+		irq_rx_at_bh_enable = sim_count(1, skbs_delivered) > delivered;
 	}
 	return 0;
 }
@@ -826,6 +832,7 @@ static void h_setup(void)
 	boot();
 	napitest_threaded_napi(&napi_a, &test_dev, drv_poll, 1);
 	irq_thread_pending = false;
+	irq_rx_at_bh_enable = false;
 	irq_thread = sim_task_create(irq_thread_fn, NULL, 1, "irq/9-sim0");
 	irq_thread->rt = true;
 	sim_kthread_bind(irq_thread, 1);
@@ -858,6 +865,14 @@ static const char *h_check(void)
 	}
 	if (READ_ONCE(irq_thread_pending))
 		return "the irq thread never ran its handler";
+	/*
+	 * The NET_RX its handler raised runs at its own local_bh_enable()
+	 * (kernel/softirq.c, __local_bh_enable_ip(); on RT the task may
+	 * preempt: no handoff to ksoftirqd).
+	 */
+	if (!irq_rx_at_bh_enable)
+		return "NET_RX raised in irq/9-sim0's BH section did not run at "
+		       "its local_bh_enable() (left to ksoftirqd?)";
 	return NULL;
 }
 
