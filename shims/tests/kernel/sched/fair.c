@@ -94,12 +94,40 @@ static unsigned int lb_explore(enum lb_mode mode)
 	return lb_after;
 }
 
+/* "CPU 0, CPU 1" for the bits of a mask of CPUs, or "no CPU". */
+static const char *lb_cpus(unsigned int mask, char *buf, size_t len)
+{
+	size_t n = 0;
+	int cpu;
+
+	buf[0] = '\0';
+	for (cpu = 0; cpu < 32 && n < len; cpu++)
+		if (mask & 1u << cpu)
+			n += snprintf(buf + n, len - n, "%sCPU %d",
+				      n ? ", " : "", cpu);
+	return n ? buf : "no CPU";
+}
+
+/* The CPUs the task ran on after its preemption point, by name. */
+static void assert_ran_on(const char *task, enum lb_mode mode,
+			  unsigned int want)
+{
+	unsigned int got = lb_explore(mode);
+	char g[64], w[64];
+
+	if (got != want)
+		fail_msg("load_balance(): the %s task ran on %s after its "
+			 "preemption point over all schedules, expected %s",
+			 task, lb_cpus(got, g, sizeof(g)),
+			 lb_cpus(want, w, sizeof(w)));
+}
+
 static void load_balance_preempted_unbound_task_pulled(void **state)
 {
 	(void)state;
-	assert_int_equal(lb_explore(LB_UNBOUND), 1u << 0 | 1u << 1);
-	assert_int_equal(lb_explore(LB_BOUND), 1u << 1);
-	assert_int_equal(lb_explore(LB_MIGRATE_DISABLED), 1u << 1);
+	assert_ran_on("unbound", LB_UNBOUND, 1u << 0 | 1u << 1);
+	assert_ran_on("bound (kthread_create_on_cpu())", LB_BOUND, 1u << 1);
+	assert_ran_on("migrate_disable()d", LB_MIGRATE_DISABLED, 1u << 1);
 }
 
 const struct CMUnitTest sim_checks_sched_fair[] = {
