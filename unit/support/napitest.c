@@ -320,23 +320,30 @@ void napitest_assert_task_state(const struct task_struct *t,
 	_fail(file, line);
 }
 
+static const char *napitest_where(const volatile void *addr, char *buf,
+				  size_t len);
+
 void napitest_assert_poll_list(int cpu, bool empty, const char *file, int line)
 {
 	struct softnet_data *sd = &per_cpu(softnet_data, cpu);
-	char name[48];
+	char name[48], where[200];
 
 	if (list_empty(&sd->poll_list) == empty)
 		return;
+	/* the tree's file:line that ran last, e.g. in ____napi_schedule() */
+	napitest_where(&sd->poll_list, where, sizeof(where));
 	if (empty)
 		print_error(
-			"ERROR: sd->poll_list of CPU %d not empty: %s on it\n",
+			"ERROR: sd->poll_list of CPU %d not empty: %s on it (%s)\n",
 			cpu,
 			napitest_napi_name(list_first_entry(&sd->poll_list,
 							    struct napi_struct,
 							    poll_list),
-					   name, sizeof(name)));
+					   name, sizeof(name)),
+			where);
 	else
-		print_error("ERROR: sd->poll_list of CPU %d empty\n", cpu);
+		print_error("ERROR: sd->poll_list of CPU %d empty (%s)\n", cpu,
+			    where);
 	_fail(file, line);
 }
 
