@@ -199,6 +199,13 @@ def manifest_names():
 
 # ------------------------------------------------------------------ workers
 
+def suites():
+    """The suites (unit/*.c), by name."""
+    return sorted(os.path.splitext(f)[0]
+                  for f in os.listdir(os.path.join(ROOT, "unit"))
+                  if f.endswith(".c"))
+
+
 class Worker:
     """One fixed tree path + one build dir of the framework's CMake build."""
 
@@ -213,6 +220,7 @@ class Worker:
         # (CMake NAPITEST_EXTRACTED) instead of extracting again.
         self.pre = os.path.join(self.bdir, "pre-gen")
         self.combined = set()  # build_combined()
+        self.hung = False  # whether the last evaluate() met a Hang
         self.env = dict(os.environ)
         self.env.setdefault("CCACHE_DIR", os.path.join(SCRATCH, "ccache"))
         self.env.setdefault("CCACHE_MAXSIZE", "1G")
@@ -301,9 +309,7 @@ class Worker:
         return True, ""
 
     def suites(self):
-        return sorted(os.path.splitext(f)[0]
-                      for f in os.listdir(os.path.join(ROOT, "unit"))
-                      if f.endswith(".c"))
+        return suites()
 
     def build(self, targets):
         r = sh(["ninja", "-C", self.bdir, "-j1"] + targets, env=self.env)
@@ -378,6 +384,7 @@ class Worker:
         return self._evaluate(files, base, order, full, gen)
 
     def _evaluate(self, files, base, order, full, gen):
+        self.hung = False
         ok, err = self.prepare(files, gen)
         if not ok:
             return "killed-build", set(), err
@@ -432,6 +439,7 @@ class Worker:
                 # kill deterministically; if none does, the result is
                 # the hang.
                 hangs.append(str(e))
+                self.hung = True
                 continue
             if k:
                 killers |= k
@@ -573,11 +581,13 @@ class KillOrder:
         return not suite.startswith("explore_")
 
 
-def start_workers(n, base_files, first=0):
+def start_workers(n, base_files, first=0, base_fail=None):
     """n configured workers (w<first>..), each built on the patched tree;
     returns (workers, baseline failing tests).  The baseline's binaries
     are shared out among the workers: each is run once, not once per
-    worker."""
+    worker.  With base_fail (the baseline's failing tests, known from an
+    earlier run with the same inputs) the workers are only configured:
+    each builds what a variant needs when it needs it."""
     workers = [Worker(first + i, base_files) for i in range(n)]
     fails = [None] * n
 
@@ -586,7 +596,8 @@ def start_workers(n, base_files, first=0):
     def go(i):
         try:
             workers[i].configure()
-            fails[i] = workers[i].baseline(base_files, share=(i, n))
+            fails[i] = set(base_fail) if base_fail is not None else \
+                workers[i].baseline(base_files, share=(i, n))
         except SystemExit as e:  # not reported from a thread otherwise
             errors.append(str(e))
 
@@ -621,6 +632,161 @@ def run_pool(items, workers, fn):
     for t in ths:
         t.join()
     return [results[id(it)] for it in items]
+
+
+class Once:
+    """A value per key, computed once: a thread that asks for a key
+    another is computing waits for that value (two workers that need one
+    variant build and run it once).  A computation that raises leaves
+    nothing: the next caller computes it."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.slots = {}
+
+    def get(self, key, fn):
+        while True:
+            with self.lock:
+                slot = self.slots.get(key)
+                mine = slot is None
+                if mine:
+                    # [done, value, whether computed]
+                    slot = self.slots[key] = [threading.Event(), None, False]
+            if not mine:
+                slot[0].wait()
+                if slot[2]:
+                    return slot[1]
+                continue
+            try:
+                slot[1] = fn()
+                slot[2] = True
+            except BaseException:
+                with self.lock:
+                    del self.slots[key]
+                raise
+            finally:
+                slot[0].set()
+            return slot[1]
+
+
+class Miss(Exception):
+    """A verdict the cache does not hold (VerdictCache): it needs a
+    worker to build and run."""
+
+
+class VerdictCache:
+    """Verdicts of earlier runs, by their inputs, under
+    SCRATCH/verdicts/.  A key (key()) covers what a verdict is a function
+    of: the variant's tree files and its reference's (the tree whose
+    failing tests are not kills; the extraction the build compiles is
+    made from them), every file of the framework that extracts, builds,
+    runs and judges them (framework_digest(): the extractor, the
+    manifest, the shims, the suites, CMakeLists.txt, this directory's
+    code), the system's compiler and libraries and the environment that
+    can change a build or a run (system_digest()), and the mode.  Nothing
+    in a verdict is timed (a hang of the wall-clock guard is never
+    stored), so the same key gives the same verdict: a run whose inputs
+    did not change reads it instead of building and running again.
+    HM_NO_CACHE=1 reads nothing (every verdict is computed; still
+    stored): determinism-check and a proof run."""
+
+    # Written by the runs themselves (reports), or documentation: not an
+    # input of any verdict.
+    SKIP_DIRS = {".git", "build", "__pycache__"}
+
+    def __init__(self):
+        self.dir = os.path.join(SCRATCH, "verdicts")
+        self.read = os.environ.get("HM_NO_CACHE", "") in ("", "0")
+        self.base = sha(framework_digest() + "\0" + system_digest())
+        self.hits = 0
+        self.lock = threading.Lock()
+
+    def key(self, kind, *parts):
+        """The key of a verdict of this kind (and mode) on these trees
+        ({relpath: text}, None for none) and other strings."""
+        return sha("\0".join((self.base, kind) + tuple(
+            p if isinstance(p, str) else files_digest(p) for p in parts)))
+
+    def get(self, key):
+        if not self.read:
+            return None
+        try:
+            with open(os.path.join(self.dir, key[:2], key)) as fh:
+                val = json.load(fh)
+        except (OSError, ValueError):
+            return None
+        with self.lock:
+            self.hits += 1
+        return val
+
+    def put(self, key, val):
+        d = os.path.join(self.dir, key[:2])
+        os.makedirs(d, exist_ok=True)
+        tmp = os.path.join(d, f".{key}.{os.getpid()}.{threading.get_ident()}")
+        with open(tmp, "w") as fh:
+            json.dump(val, fh)
+        os.replace(tmp, os.path.join(d, key))
+
+
+def files_digest(files):
+    """Digest of {relpath: text} (None: no tree, e.g. no prefix)."""
+    if files is None:
+        return "-"
+    return sha("".join(f"{k}\0{v}\0" for k, v in sorted(files.items())))
+
+
+def framework_digest():
+    """Digest of every file of the repository but documentation (*.md),
+    the tables the runs write here (hunk-matrix/*.tsv) and build, .git
+    and __pycache__ directories: by path and content."""
+    h = hashlib.sha256()
+    for d, dirs, fs in os.walk(ROOT):
+        dirs[:] = sorted(x for x in dirs
+                         if x not in VerdictCache.SKIP_DIRS and
+                         not (d == ROOT and x.startswith("build")))
+        rel = os.path.relpath(d, ROOT)
+        for f in sorted(fs):
+            if f.endswith((".md", ".pyc")) or \
+                    (rel == "hunk-matrix" and f.endswith(".tsv")):
+                continue
+            p = os.path.join(d, f)
+            h.update(os.path.normpath(os.path.join(rel, f)).encode() + b"\0")
+            if os.path.islink(p):
+                h.update(b"link:" + os.readlink(p).encode())
+            elif os.path.isfile(p):
+                with open(p, "rb") as fh:
+                    h.update(fh.read())
+            h.update(b"\0")
+    return h.hexdigest()
+
+
+# The environment a build or a run reads (ccache's settings change no
+# object, PATH is taken as the tools it finds).
+ENV_NAMES = ("CC", "CFLAGS", "CPPFLAGS", "LDFLAGS", "CPATH",
+             "C_INCLUDE_PATH", "LIBRARY_PATH")
+ENV_PREFIXES = ("NAPITEST_", "CMOCKA_", "LD_", "ASAN_", "UBSAN_")
+
+
+def system_digest():
+    """Digest of the compiler, the tools and libraries the build uses
+    (the installed packages' list and the dynamic linker's cache, as
+    make check's key) and the environment that can change a build or a
+    run (ENV_NAMES, ENV_PREFIXES), and the Python that extracts."""
+    h = hashlib.sha256(sys.version.encode())
+    for p in ("/var/lib/dpkg/status", "/etc/ld.so.cache"):
+        try:
+            with open(p, "rb") as fh:
+                h.update(fh.read())
+        except OSError:
+            h.update(b"-")
+        h.update(b"\0")
+    for tool in ("cc", "gcc", "ninja", "cmake", "ccache", "objcopy"):
+        path = shutil.which(tool) or "-"
+        h.update(f"{tool}={os.path.realpath(path)}\0".encode())
+    for k in sorted(os.environ):
+        if k in ENV_NAMES or k.startswith(ENV_PREFIXES):
+            h.update(f"{k}={os.environ[k]}\0".encode())
+    return h.hexdigest()
 
 
 def sha(text):

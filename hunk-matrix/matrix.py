@@ -278,12 +278,18 @@ class Matrix:
         # extractions of the references (patched tree, prefixes)
         self.ref_gen = {}
         self.ref_lock = threading.Lock()
-        # per-worker prefix trees, their baselines, evaluated variants
-        self.refs = {}
-        self.ref_cache = {}
-        self.memo = {}
-        self.ref_objs = {}
-        self.rc_lock = threading.Lock()
+        # per-worker prefix trees, their baselines, evaluated variants,
+        # the references' objects: each computed once (H.Once), even
+        # when two workers need it at the same time
+        self.refs = H.Once()
+        self.ref_cache = H.Once()
+        self.memo = H.Once()
+        self.ref_objs = H.Once()
+        # verdicts of earlier runs with the same inputs
+        self.cache = H.VerdictCache()
+        self.reused = self.n_run = 0
+        self.workers = []
+        self.order = H.KillOrder(H.suites())
 
     # -- parse ------------------------------------------------------------
 
@@ -508,76 +514,125 @@ class Matrix:
     # -- baseline ---------------------------------------------------------
 
     def start(self, todo):
-        """Workers built on the patched tree, its failing tests, the
-        suites' kill order."""
+        """Workers built on the patched tree and its failing tests, when
+        some hunk needs them: its failing tests from the verdict cache
+        when an earlier run had the same inputs (the workers then build
+        only what a variant needs)."""
         t = time.time()
+        key = self.cache.key("baseline", self.patched_files)
+        known = self.cache.get(key)
+        if known is not None and not todo:
+            self.base_fail = set(known)
+            return
         self.workers, self.base_fail = H.start_workers(
-            min(self.args.jobs, max(1, len(todo))), self.patched_files)
+            min(self.args.jobs, max(1, len(todo))), self.patched_files,
+            base_fail=known)
+        self.cache.put(key, sorted(self.base_fail))
         self.timing["baseline build"] = time.time() - t
-        self.order = H.KillOrder(self.workers[0].suites())
+
+    def ref_files(self, prefix):
+        """The files of a hunk's reference: the patched tree's, or the
+        prefix's it is tested at."""
+        return (self.patched_files if prefix is None
+                else self.state_files[prefix])
 
     def prefix_baseline(self, w, prefix):
         """Lazy per-binary baseline of a prefix, on the worker's own
         reference tree (w<10+i>), so the worker's tree is not switched."""
-        with self.rc_lock:
-            if w.idx not in self.refs:
-                self.refs[w.idx] = H.Worker(10 + w.idx,
-                                            self.state_files[prefix])
-                self.refs[w.idx].configure()
-        ref = self.refs[w.idx]
+        def make_ref():
+            ref = H.Worker(10 + w.idx, self.state_files[prefix])
+            ref.configure()
+            return ref
+        ref = self.refs.get(w.idx, make_ref)
 
-        def base(suite, cfg):
-            key = (prefix, suite, cfg)
-            with self.rc_lock:
-                if key in self.ref_cache:
-                    return self.ref_cache[key]
+        def probe(suite, cfg):
             r = ref.probe(self.state_files[prefix], suite, cfg,
                           self.reference(prefix)[1])
-            r = r if r is not None else {f"{suite}:{cfg}:(no build)"}
-            with self.rc_lock:
-                self.ref_cache[key] = r
-            return r
+            return r if r is not None else {f"{suite}:{cfg}:(no build)"}
+
+        def base(suite, cfg):
+            return self.ref_cache.get((prefix, suite, cfg),
+                                      lambda: probe(suite, cfg))
         return base
 
     # -- build + run ------------------------------------------------------
 
     def run_variant(self, w, files, prefix, gen=None):
         """(result, killers, detail) of one tree.  The same tree comes back
-        (every hunk of a patch tries the whole patch left out): evaluate it
-        once."""
-        key = (prefix, H.sha("".join(f"{k}\0{v}\0" for k, v in
-                                     sorted(files.items()))))
-        with self.rc_lock:
-            if key in self.memo:
-                return self.memo[key]
+        (every hunk of a patch tries the whole patch left out): evaluated
+        once, by the first worker that needs it (another that needs it
+        meanwhile waits for its result).  w None: from the verdict cache
+        only (H.Miss when it lacks it)."""
+        key = (prefix, H.files_digest(files))
+        return self.memo.get(key, lambda: self.variant_verdict(
+            w, files, prefix, gen))
+
+    def variant_verdict(self, w, files, prefix, gen):
+        """run_variant()'s verdict: from the verdict cache, else built and
+        run (and stored, unless a binary met the wall-clock guard)."""
+        key = self.cache.key("variant-full" if self.args.full else
+                             "variant", files, str(prefix),
+                             self.ref_files(prefix))
+        got = self.cache.get(key)
+        if got is not None:
+            return got[0], set(got[1]), got[2]
+        if w is None:
+            raise H.Miss()
         bl = (self.base_fail if prefix is None
               else self.prefix_baseline(w, prefix))
         res, killers, detail = w.evaluate(files, bl, self.order,
                                           full=self.args.full, gen=gen)
-        with self.rc_lock:
-            self.memo[key] = (res, killers, detail)
+        if not w.hung:
+            self.cache.put(key, [res, sorted(killers), detail])
         return res, killers, detail
 
     def same_objects(self, w, h):
         """Whether h's extraction compiles to the objects of its
         reference's in every configuration: compared configuration by
         configuration, stopping at the first that differs; the
-        reference's objects are compiled once per run."""
+        reference's objects are compiled once per run.  From the verdict
+        cache when an earlier run had the same inputs (w None: only
+        from there)."""
+        key = self.cache.key("objects", h.files, str(h.prefix),
+                             self.ref_files(h.prefix))
+        got = self.cache.get(key)
+        if got is not None:
+            return got
+        if w is None:
+            raise H.Miss()
+        same = True
         for cfg, obj in w.objects_each(h.gen, h.id):
             if obj is None or obj != self.ref_objects(w, h.prefix, cfg):
-                return False
-        return True
+                same = False
+                break
+        self.cache.put(key, same)
+        return same
 
     def ref_objects(self, w, prefix, cfg):
         """The reference's (patched tree's, or a prefix's) objects in
         cfg (Worker.objects_each()), compiled on first use."""
-        with self.rc_lock:
-            if prefix in self.ref_objs:
-                return self.ref_objs[prefix].get(cfg)
-        objs = w.objects(self.reference(prefix)[1], f"ref-{prefix}") or {}
-        with self.rc_lock:
-            self.ref_objs[prefix] = objs
-        return objs.get(cfg)
+        return self.ref_objs.get(prefix, lambda: w.objects(
+            self.reference(prefix)[1], f"ref-{prefix}") or {}).get(cfg)
+
+    def replay(self, todo):
+        """The hunks whose every verdict the cache holds (an earlier run
+        with the same inputs), evaluated from it without a worker; returns
+        the others, to build and run."""
+        t = time.time()
+        self.n_run = len(todo)
+        left = []
+        for h in todo:
+            saved = dict(h.__dict__)
+            try:
+                self.evaluate(None, h)
+            except H.Miss:
+                h.__dict__.clear()
+                h.__dict__.update(saved)
+                left.append(h)
+            else:
+                self.reused += 1
+        self.timing["verdicts reused"] = time.time() - t
+        return left
 
     def evaluate(self, w, h):
         ts = time.time()
@@ -586,7 +641,8 @@ class Matrix:
         if h.prefix is not None and h.gen and self.same_objects(w, h):
             h.result, h.equiv = "equivalent", DEAD
             h.seconds = time.time() - ts
-            H.log(f"  {h.id:6} {h.result:13} {h.seconds:5.1f}s")
+            H.log(f"  {h.id:6} {h.result:13} {h.seconds:5.1f}s"
+                  + (" (reused)" if w is None else ""))
             return
         res, killers, detail = self.run_variant(w, h.files, h.prefix, h.gen)
         h.result, h.killers = res, killers
@@ -600,7 +656,8 @@ class Matrix:
             self.group_guard(w, h)
         h.seconds = time.time() - ts
         H.log(f"  {h.id:6} {h.result:13} {h.seconds:5.1f}s "
-              f"{' '.join(sorted(killers))[:90]}"
+              + ("(reused) " if w is None else "")
+              + f"{' '.join(sorted(killers))[:90]}"
               + (f" | {h.group}: {h.group_result}"
                  if getattr(h, 'group', '') else ""))
 
@@ -664,7 +721,7 @@ class Matrix:
         look; the exit status."""
         hunks = self.hunks
         write_reports(hunks, self.timing, self.base_fail, listed, problems,
-                      self.args)
+                      self.args, (self.reused, self.n_run))
         write_guards(hunks, self.patched, self.args)
         survivors = [h for h in hunks if h.result == "survived"]
         hangs = [h for h in hunks if h.result == "hang"]
@@ -693,7 +750,7 @@ def main():
     if m.args.classify_only:
         m.print_classification()
         return 0
-    todo = [h for h in m.hunks if h.result == "run"]
+    todo = m.replay([h for h in m.hunks if h.result == "run"])
     m.start(todo)
     m.run(todo)
     listed, problems = m.cross_check()
@@ -751,7 +808,8 @@ def tsv_row(h):
             "seconds": f"{h.seconds:.1f}"}
 
 
-def write_reports(hunks, timing, base_fail, listed, problems, args):
+def write_reports(hunks, timing, base_fail, listed, problems, args,
+                  reused=(0, 0)):
     counts = {}
     for h in hunks:
         counts[h.result] = counts.get(h.result, 0) + 1
@@ -774,6 +832,9 @@ def write_reports(hunks, timing, base_fail, listed, problems, args):
     md.append(f"| total | {len(hunks)} |")
     md += ["", "Timings (s): " + ", ".join(f"{k} {v:.1f}"
                                            for k, v in timing.items()), ""]
+    md += [f"Verdicts reused from an earlier run with the same inputs "
+           f"(the verdict cache; `HM_NO_CACHE=1` reuses none): {reused[0]} "
+           f"of the {reused[1]} hunks to build and run.", ""]
     if base_fail:
         md += ["Tests already failing on the patched tree (never counted as "
                "kills): " + ", ".join(sorted(base_fail)), ""]
