@@ -11,7 +11,6 @@ Nothing here writes into the checkout except build/hunk-matrix/ (reports);
 trees, build directories and ccache live under the scratch directory.
 """
 
-import hashlib
 import json
 import os
 import re
@@ -24,6 +23,7 @@ import napitest.extract as EXTRACTOR
 import napitest.manifest
 from napitest import compiler
 from napitest import cmocka_output
+from napitest import verdict_cache
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KSRC_DIR = os.path.join(ROOT, "kernel-src")
@@ -669,125 +669,13 @@ class Once:
             return slot[1]
 
 
-class Miss(Exception):
-    """A verdict the cache does not hold (VerdictCache): it needs a
-    worker to build and run."""
+sha = verdict_cache.sha
+files_digest = verdict_cache.files_digest
+Miss = verdict_cache.Miss
 
 
-class VerdictCache:
-    """Verdicts of earlier runs, by their inputs, under
-    SCRATCH/verdicts/.  A key (key()) covers what a verdict is a function
-    of: the variant's tree files and its reference's (the tree whose
-    failing tests are not kills; the extraction the build compiles is
-    made from them), every file of the framework that extracts, builds,
-    runs and judges them (framework_digest(): the extractor, the
-    manifest, the shims, the suites, CMakeLists.txt, this directory's
-    code), the system's compiler and libraries and the environment that
-    can change a build or a run (system_digest()), and the mode.  Nothing
-    in a verdict is timed (a hang of the wall-clock guard is never
-    stored), so the same key gives the same verdict: a run whose inputs
-    did not change reads it instead of building and running again.
-    HM_NO_CACHE=1 reads nothing (every verdict is computed; still
-    stored): determinism-check and a proof run."""
-
-    # Written by the runs themselves (reports), or documentation: not an
-    # input of any verdict.
-    SKIP_DIRS = {".git", "build", "__pycache__"}
-
-    def __init__(self):
-        self.dir = os.path.join(SCRATCH, "verdicts")
-        self.read = os.environ.get("HM_NO_CACHE", "") in ("", "0")
-        self.base = sha(framework_digest() + "\0" + system_digest())
-        self.hits = 0
-        self.lock = threading.Lock()
-
-    def key(self, kind, *parts):
-        """The key of a verdict of this kind (and mode) on these trees
-        ({relpath: text}, None for none) and other strings."""
-        return sha("\0".join((self.base, kind) + tuple(
-            p if isinstance(p, str) else files_digest(p) for p in parts)))
-
-    def get(self, key):
-        if not self.read:
-            return None
-        try:
-            with open(os.path.join(self.dir, key[:2], key)) as fh:
-                val = json.load(fh)
-        except (OSError, ValueError):
-            return None
-        with self.lock:
-            self.hits += 1
-        return val
-
-    def put(self, key, val):
-        d = os.path.join(self.dir, key[:2])
-        os.makedirs(d, exist_ok=True)
-        tmp = os.path.join(d, f".{key}.{os.getpid()}.{threading.get_ident()}")
-        with open(tmp, "w") as fh:
-            json.dump(val, fh)
-        os.replace(tmp, os.path.join(d, key))
-
-
-def files_digest(files):
-    """Digest of {relpath: text} (None: no tree, e.g. no prefix)."""
-    if files is None:
-        return "-"
-    return sha("".join(f"{k}\0{v}\0" for k, v in sorted(files.items())))
-
-
-def framework_digest():
-    """Digest of every file of the repository but documentation (*.md),
-    the tables the runs write here (hunk-matrix/*.tsv) and build, .git
-    and __pycache__ directories: by path and content."""
-    h = hashlib.sha256()
-    for d, dirs, fs in os.walk(ROOT):
-        dirs[:] = sorted(x for x in dirs
-                         if x not in VerdictCache.SKIP_DIRS and
-                         not (d == ROOT and x.startswith("build")))
-        rel = os.path.relpath(d, ROOT)
-        for f in sorted(fs):
-            if f.endswith((".md", ".pyc")) or \
-                    (rel == "hunk-matrix" and f.endswith(".tsv")):
-                continue
-            p = os.path.join(d, f)
-            h.update(os.path.normpath(os.path.join(rel, f)).encode() + b"\0")
-            if os.path.islink(p):
-                h.update(b"link:" + os.readlink(p).encode())
-            elif os.path.isfile(p):
-                with open(p, "rb") as fh:
-                    h.update(fh.read())
-            h.update(b"\0")
-    return h.hexdigest()
-
-
-# The environment a build or a run reads (ccache's settings change no
-# object, PATH is taken as the tools it finds).
-ENV_NAMES = ("CC", "CFLAGS", "CPPFLAGS", "LDFLAGS", "CPATH",
-             "C_INCLUDE_PATH", "LIBRARY_PATH")
-ENV_PREFIXES = ("NAPITEST_", "CMOCKA_", "LD_", "ASAN_", "UBSAN_")
-
-
-def system_digest():
-    """Digest of the compiler, the tools and libraries the build uses
-    (the installed packages' list and the dynamic linker's cache, as
-    make check's key) and the environment that can change a build or a
-    run (ENV_NAMES, ENV_PREFIXES), and the Python that extracts."""
-    h = hashlib.sha256(sys.version.encode())
-    for p in ("/var/lib/dpkg/status", "/etc/ld.so.cache"):
-        try:
-            with open(p, "rb") as fh:
-                h.update(fh.read())
-        except OSError:
-            h.update(b"-")
-        h.update(b"\0")
-    for tool in ("cc", "gcc", "ninja", "cmake", "ccache", "objcopy"):
-        path = shutil.which(tool) or "-"
-        h.update(f"{tool}={os.path.realpath(path)}\0".encode())
-    for k in sorted(os.environ):
-        if k in ENV_NAMES or k.startswith(ENV_PREFIXES):
-            h.update(f"{k}={os.environ[k]}\0".encode())
-    return h.hexdigest()
-
-
-def sha(text):
-    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+def verdicts():
+    """The verdict cache of this scratch directory and checkout
+    (napitest.verdict_cache)."""
+    return verdict_cache.VerdictCache(os.path.join(SCRATCH, "verdicts"),
+                                      ROOT)

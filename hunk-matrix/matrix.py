@@ -286,7 +286,7 @@ class Matrix:
         self.memo = H.Once()
         self.ref_objs = H.Once()
         # verdicts of earlier runs with the same inputs
-        self.cache = H.VerdictCache()
+        self.cache = H.verdicts()
         self.reused = self.n_run = 0
         self.workers = []
         self.order = H.KillOrder(H.suites())
@@ -573,18 +573,17 @@ class Matrix:
         key = self.cache.key("variant-full" if self.args.full else
                              "variant", files, str(prefix),
                              self.ref_files(prefix))
-        got = self.cache.get(key)
-        if got is not None:
-            return got[0], set(got[1]), got[2]
-        if w is None:
-            raise H.Miss()
-        bl = (self.base_fail if prefix is None
-              else self.prefix_baseline(w, prefix))
-        res, killers, detail = w.evaluate(files, bl, self.order,
-                                          full=self.args.full, gen=gen)
-        if not w.hung:
-            self.cache.put(key, [res, sorted(killers), detail])
-        return res, killers, detail
+
+        def compute():
+            if w is None:
+                raise H.Miss()
+            bl = (self.base_fail if prefix is None
+                  else self.prefix_baseline(w, prefix))
+            res, killers, detail = w.evaluate(files, bl, self.order,
+                                              full=self.args.full, gen=gen)
+            return [res, sorted(killers), detail], w.hung
+        res, killers, detail = self.cache.verdict(key, compute)
+        return res, set(killers), detail
 
     def same_objects(self, w, h):
         """Whether h's extraction compiles to the objects of its
@@ -595,18 +594,15 @@ class Matrix:
         from there)."""
         key = self.cache.key("objects", h.files, str(h.prefix),
                              self.ref_files(h.prefix))
-        got = self.cache.get(key)
-        if got is not None:
-            return got
-        if w is None:
-            raise H.Miss()
-        same = True
-        for cfg, obj in w.objects_each(h.gen, h.id):
-            if obj is None or obj != self.ref_objects(w, h.prefix, cfg):
-                same = False
-                break
-        self.cache.put(key, same)
-        return same
+
+        def compute():
+            if w is None:
+                raise H.Miss()
+            for cfg, obj in w.objects_each(h.gen, h.id):
+                if obj is None or obj != self.ref_objects(w, h.prefix, cfg):
+                    return False, False
+            return True, False
+        return self.cache.verdict(key, compute)
 
     def ref_objects(self, w, prefix, cfg):
         """The reference's (patched tree's, or a prefix's) objects in

@@ -38,6 +38,8 @@
              matrix)
   compiler   a failed build's first error (tools/build-report, the hunk
              matrix)
+  verdict_cache  the hunk matrix's verdicts kept by their inputs (trees,
+             repository, tools, environment; HM_NO_CACHE=1 reads none)
   hunks      each hunk of the series located in a tree by content
              (tools/hunks, tools/verdict, the hunk matrix)
   invariants docs/invariants.md, hunk-matrix/guards.tsv and

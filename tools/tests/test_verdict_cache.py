@@ -1,0 +1,184 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The hunk matrix's verdict cache (kernel-src/napitest/verdict_cache.py):
+a verdict is reused only while every input it is a function of is
+unchanged (a tree file, a repository file, a tool, the environment); a
+verdict computed while the wall-clock hang guard fired is never stored;
+HM_NO_CACHE=1 reads nothing.
+
+Each input is changed alone, over a small fixture repository and a PATH
+of fake tools.
+
+Run: pytest-3 tools/tests (CTest: tools-pytest, label tooling).
+"""
+
+import os
+
+import pytest
+
+from napitest import verdict_cache as VC
+
+TREE = {"net/core/dev.c": "int a;\n", "Makefile": "VERSION = 6\n"}
+
+
+@pytest.fixture
+def repo(tmp_path):
+    """A repository (shims, a manifest, documentation, a build dir), a
+    PATH of fake tools, an environment and a cache directory."""
+    root = tmp_path / "repo"
+    for rel, text in (("shims/dev.c", "int shim;\n"),
+                      ("kernel-src/manifest", "dev.c: napi_schedule\n"),
+                      ("hunk-matrix/matrix.py", "print(1)\n"),
+                      ("README.md", "docs\n"),
+                      ("hunk-matrix/guards.tsv", "hunk\n"),
+                      ("build/x.o", "obj\n")):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    bin_ = tmp_path / "bin"
+    bin_.mkdir()
+    for tool in VC.TOOLS:
+        (bin_ / tool).write_text(f"#!/bin/sh\necho {tool} 1\n")
+        (bin_ / tool).chmod(0o755)
+    env = {"PATH": str(bin_), "CFLAGS": "-O2"}
+    return root, bin_, env, tmp_path / "verdicts"
+
+
+def cache(repo, env=None):
+    root, _, env0, d = repo
+    return VC.VerdictCache(str(d), str(root), env0 if env is None else env)
+
+
+def stored_key(repo, tree=TREE):
+    """A verdict stored for tree; its key."""
+    c = cache(repo)
+    k = c.key("variant", tree, "None", TREE)
+    c.put(k, ["killed", ["a:rt-rps:t"], ""])
+    assert cache(repo).get(k) == ["killed", ["a:rt-rps:t"], ""]
+    return k
+
+
+def misses(repo, k, env=None, tree=TREE):
+    c = cache(repo, env)
+    return c.key("variant", tree, "None", TREE) != k and \
+        c.get(c.key("variant", tree, "None", TREE)) is None
+
+
+def test_tree_file_change_misses(repo):
+    k = stored_key(repo)
+    changed = dict(TREE, **{"net/core/dev.c": "int b;\n"})
+    assert misses(repo, k, tree=changed)
+    # A file more (an optional tree file present) is a change too.
+    assert misses(repo, k, tree=dict(TREE, **{"include/net/rps.h": ""}))
+
+
+def test_reference_tree_change_misses(repo):
+    c = cache(repo)
+    k = c.key("variant", TREE, "None", TREE)
+    ref = dict(TREE, **{"Makefile": "VERSION = 7\n"})
+    assert c.key("variant", TREE, "None", ref) != k
+    assert c.key("variant", TREE, "3", TREE) != k
+    assert c.key("variant-full", TREE, "None", TREE) != k
+
+
+@pytest.mark.parametrize("rel", ["shims/dev.c", "kernel-src/manifest",
+                                 "hunk-matrix/matrix.py"])
+def test_repo_file_change_misses(repo, rel):
+    k = stored_key(repo)
+    (repo[0] / rel).write_text("changed\n")
+    assert misses(repo, k)
+
+
+def test_repo_file_added_misses(repo):
+    k = stored_key(repo)
+    (repo[0] / "unit").mkdir()
+    (repo[0] / "unit" / "new_suite.c").write_text("\n")
+    assert misses(repo, k)
+
+
+def test_docs_and_reports_are_not_inputs(repo):
+    k = stored_key(repo)
+    (repo[0] / "README.md").write_text("other docs\n")
+    (repo[0] / "hunk-matrix" / "guards.tsv").write_text("other\n")
+    (repo[0] / "build" / "x.o").write_text("other\n")
+    c = cache(repo)
+    assert c.key("variant", TREE, "None", TREE) == k
+    assert c.get(k) is not None
+
+
+@pytest.mark.parametrize("tool", VC.TOOLS)
+def test_tool_change_misses(repo, tool):
+    k = stored_key(repo)
+    (repo[1] / tool).write_text(f"#!/bin/sh\necho {tool} 2\n")
+    assert misses(repo, k)
+
+
+def test_tool_elsewhere_misses(repo, tmp_path):
+    k = stored_key(repo)
+    other = tmp_path / "bin2"
+    other.mkdir()
+    (other / "cc").write_text("#!/bin/sh\necho cc 1\n")
+    (other / "cc").chmod(0o755)
+    env = dict(repo[2], PATH=f"{other}:{repo[1]}")
+    assert misses(repo, k, env=env)
+
+
+@pytest.mark.parametrize("var,val", [("CFLAGS", "-O0"), ("CC", "clang"),
+                                     ("NAPITEST_SEED", "3"),
+                                     ("LD_PRELOAD", "x.so"),
+                                     ("CMOCKA_MESSAGE_OUTPUT", "xml")])
+def test_environment_change_misses(repo, var, val):
+    k = stored_key(repo)
+    assert misses(repo, k, env=dict(repo[2], **{var: val}))
+
+
+def test_unrelated_environment_hits(repo):
+    k = stored_key(repo)
+    c = cache(repo, dict(repo[2], CCACHE_DIR="/elsewhere", HOME="/x"))
+    assert c.get(k) is not None
+
+
+def test_hang_guard_verdict_never_stored(repo):
+    c = cache(repo)
+    k = c.key("variant", TREE, "None", TREE)
+    hang = ["hang", [], "hang (wall-clock guard): a-rt-rps still running"]
+    assert c.verdict(k, lambda: (hang, True)) == hang
+    assert cache(repo).get(k) is None
+    # A kill found while another binary hung is not stored either: a
+    # quieter run might have found that binary's kill first.
+    kill = ["killed", ["a:rt-rps:t"], ""]
+    assert c.verdict(k, lambda: (kill, True)) == kill
+    assert cache(repo).get(k) is None
+    # Without a hang it is stored, and read back without computing.
+    assert c.verdict(k, lambda: (kill, False)) == kill
+
+    def fail():
+        raise AssertionError("computed again")
+    assert cache(repo).verdict(k, fail) == kill
+
+
+def test_no_cache_bypasses(repo):
+    k = stored_key(repo)
+    env = dict(repo[2], HM_NO_CACHE="1")
+    c = cache(repo, env)
+    assert c.key("variant", TREE, "None", TREE) == k
+    assert c.get(k) is None
+    calls = []
+
+    def compute():
+        calls.append(1)
+        return ["survived", [], ""], False
+    assert c.verdict(k, compute) == ["survived", [], ""]
+    assert calls == [1]
+    # Still stored: the next run without HM_NO_CACHE reads the new one.
+    assert cache(repo).get(k) == ["survived", [], ""]
+    assert cache(repo, dict(repo[2], HM_NO_CACHE="0")).get(k) is not None
+
+
+def test_miss_from_compute_leaves_nothing(repo):
+    c = cache(repo)
+    k = c.key("objects", TREE, "None", TREE)
+
+    def miss():
+        raise VC.Miss()
+    with pytest.raises(VC.Miss):
+        c.verdict(k, miss)
+    assert not os.path.exists(c.dir) or c.get(k) is None
