@@ -16,6 +16,9 @@
 ## JOBS=N              parallel jobs (default 2)
 ## KUNIT_KERNELS=rt    make kunit-smp / kunit-headline: only these x86_64
 ##                     kernels (default "rt preempt")
+## HEADLINE_KERNELS=..  make kunit-headline: its kernels (default
+##                     KUNIT_KERNELS, plus preempt+threads, the preempt
+##                     kernel booted with thread_backlog_napi, with preempt)
 
 TREE ?= patched
 BUILD ?= build
@@ -23,6 +26,7 @@ SANITIZE ?= 0
 COVERAGE ?= 0
 JOBS ?= 2
 KUNIT_KERNELS ?= rt preempt
+HEADLINE_KERNELS ?= $(KUNIT_KERNELS) $(if $(filter preempt,$(KUNIT_KERNELS)),preempt+threads)
 CTEST_ARGS ?=
 # The variant a suite may key its expectation on (see CMakeLists.txt); with
 # KSRC it is unknown unless given, e.g. VARIANT=seed-yield.
@@ -268,10 +272,11 @@ kunit-smp: build ## every KUnit suite in PREEMPT_RT and PREEMPT x86_64 kernels u
 		--userspace '$(abspath $(BUILD_DIR))'
 
 # The cover letter's headline (IPIs, post-flush WARN) in real kernels:
-# base vs patched, RT and non-RT (kunit/headline).
+# base vs patched, RT and non-RT (the non-RT one also booted with
+# thread_backlog_napi: kernel preempt+threads; kunit/headline).
 kunit-headline: ## the cover letter's IPI/WARN headline in real kernels, base vs patched
 	@kunit/headline --out '$(abspath $(BUILD))/kunit-smp' \
-		--kernels '$(KUNIT_KERNELS)' $(HEADLINE_ARGS)
+		--kernels '$(strip $(HEADLINE_KERNELS))' $(HEADLINE_ARGS)
 
 # Every prefix of patches/series and series.as-posted: applies, kbuild of
 # dev.o/skbuff.o (and a forced-RT compile-only view), failing invariants.

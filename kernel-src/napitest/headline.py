@@ -76,8 +76,9 @@ def non_rt(hl):
     keeps backlog threads off unless the command line has
     thread_backlog_napi (use_backlog_threads() is a static key only that
     parameter enables), and kunit/headline boots the kernel's default
-    command line.  "" without both rows or when one cannot count
-    (unfit_rows())."""
+    command line; the patched "preempt+threads" row, when there is one
+    that counts, is the same kernel booted with thread_backlog_napi.  ""
+    without both rows or when one cannot count (unfit_rows())."""
     b, p = hl.get(("base", "preempt")), hl.get(("patched", "preempt"))
     if not b or not p or unfit_rows((("base", b), ("patched", p))):
         return ""
@@ -86,10 +87,16 @@ def non_rt(hl):
         return (f"{v['received_rps']} RPS csd runs, "
                 f"{v['rps_call_ipis']}+{v['defer_call_ipis']} IPIs, "
                 f"threads {'on' if v.get('threads') == '1' else 'off'}")
+    t = hl.get(("patched", "preempt+threads"))
+    threads = ""
+    if t and not unfit_rows((("patched", t),)):
+        threads = (f"; patched booted with thread_backlog_napi: {side(t)}"
+                   f" ({t.get('date', '?')})")
     return (f"; non-RT PREEMPT, the kernel's default command line (no "
             f"thread_backlog_napi, without which the series uses no "
             f"backlog threads on non-RT): base {side(b)}; patched "
-            f"{side(p)} ({p.get('kernel', '?')}, {p.get('date', '?')})")
+            f"{side(p)} ({p.get('kernel', '?')}, {p.get('date', '?')})"
+            f"{threads}")
 
 
 def headline_verdicts(hl, kb):

@@ -5,13 +5,16 @@ and non-RT PREEMPT, under qemu-system-x86_64 -smp 2.
 usage: kunit/headline [--out DIR] [--trees "base patched"] (a tree:
                       a prepared variant or LABEL=PATH, e.g.
                       patched=/var/tmp/mutant)
-                      [--kernels "rt preempt"] [--table-only]
+                      [--kernels "rt preempt preempt+threads"]
+                      [--table-only]
 
 For each tree (kernel-src/prepare-tree --full TREE) and kernel, boots the
 net_backlog_napi_headline suite (kunit/run --arch=x86_64 --kernel=K
 --headline: the kernel's default command line, so a non-RT patched kernel
-keeps the old path, as upstream does without thread_backlog_napi).  The
-case floods NAPITEST_FLOOD_N packets from CPU 0 to an idle CPU 1 and as
+keeps the old path, as upstream does without thread_backlog_napi).  A
+kernel word K+threads boots kernel K, in K's build dir, with
+thread_backlog_napi on the command line (the series' parameter that turns
+the backlog threads on for non-RT: use_backlog_threads()).  The case floods NAPITEST_FLOOD_N packets from CPU 0 to an idle CPU 1 and as
 many skb_attempt_defer_free() calls, and prints CPU 1's counters as a
 "napitest-headline" line.  The post-flush WARN
 (do_softirq_post_smp_call_flush(), a WARN_ON_ONCE) is counted in the
@@ -24,10 +27,11 @@ prints the table.  The post-flush WARN is what the headline measures, so
 it is counted by name, not failed as a splat; any other splat in a boot's
 console (kunit/splats' rules) is named and fails the run.
 
-Exit status: 0 when the patched PREEMPT_RT kernel shows 0 RPS IPIs and 0
-WARN and the base PREEMPT_RT kernel shows the IPIs (so the flood exercises
-the path), 1 otherwise or when a boot failed, 2 on bad input or a build
-failure.
+Exit status: 0 when the patched PREEMPT_RT kernel (and a patched K+threads
+one) shows 0 RPS IPIs and 0 WARN, a patched non-RT kernel with the default
+command line keeps the old path (threads off, as upstream), and each base
+kernel shows the IPIs (so the flood exercises the path), 1 otherwise or
+when a boot failed, 2 on bad input or a build failure.
 """
 
 import argparse
@@ -122,6 +126,28 @@ def is_base(spec):
     return spec == "base"
 
 
+THREADS = "+threads"
+
+
+def flavour(kernel):
+    """The kernel kunit/run builds for a --kernels word: K of K+threads."""
+    return kernel[:-len(THREADS)] if kernel.endswith(THREADS) else kernel
+
+
+def boot_args(kernel):
+    """kunit.py arguments after kunit/run's "--" for a --kernels word:
+    K+threads boots with thread_backlog_napi, K with the default command
+    line."""
+    return (["--", "--kernel_args=thread_backlog_napi"]
+            if kernel.endswith(THREADS) else [])
+
+
+def bad_kernels(kernels):
+    """The --kernels words that are no kernel (K or K+threads, K of
+    KERNELS)."""
+    return [k for k in kernels if flavour(k) not in KERNELS]
+
+
 def run_one(spec, kernel, out):
     tree, path = tree_path(spec)
     base = is_base(spec)
@@ -131,8 +157,8 @@ def run_one(spec, kernel, out):
     t0 = time.time()
     with open(log, "w") as f:
         r = subprocess.run([os.path.join(HERE, "run"), "--arch=x86_64",
-                            f"--kernel={kernel}", "--headline",
-                            "KSRC=" + path],
+                            f"--kernel={flavour(kernel)}", "--headline",
+                            "KSRC=" + path] + boot_args(kernel),
                            stdout=f, stderr=subprocess.STDOUT)
     secs = time.time() - t0
     with open(log, errors="replace") as f:
@@ -180,7 +206,7 @@ def run_one(spec, kernel, out):
 def warn_cell(kernel, warn):
     """The post-flush WARN's cell: the WARN exists only under PREEMPT_RT
     (kernel/softirq.c), so none seen on another kernel is "n/a"."""
-    return str(warn) if kernel == "rt" or warn else "n/a"
+    return str(warn) if flavour(kernel) == "rt" or warn else "n/a"
 
 
 def count_splats(console, build, base=False):
@@ -271,15 +297,27 @@ def verdict(res):
         if v.get("other_splats", "0") != "0":
             bad.append(f"{t} {k}: {v['other_splats']} splat(s) other than "
                        "the post-flush WARN (named above)")
-    p = res.get(("patched", "rt"))
-    if p:
+    for k in ["rt"] + [k + THREADS for k in KERNELS]:
+        p = res.get(("patched", k))
+        if not p:
+            continue
+        # backlog threads: always on RT, by thread_backlog_napi on non-RT
         for key in ("received_rps", "post_flush_warn", "rps_net_rx",
                     "defer_net_rx"):
-            if p[key] != "0":
-                bad.append(f"patched rt: {key}={p[key]}, expected 0")
+            if p[key] not in ("0", "n/a"):
+                bad.append(f"patched {k}: {key}={p[key]}, expected 0")
         if p["delivered"] != p["n"]:
-            bad.append(f"patched rt: delivered {p['delivered']} of {p['n']}")
-    for k in KERNELS:
+            bad.append(f"patched {k}: delivered {p['delivered']} of "
+                       f"{p['n']}")
+        if p.get("threads") not in (None, "1"):
+            bad.append(f"patched {k}: backlog threads off "
+                       "(use_backlog_threads() false)")
+    p = res.get(("patched", "preempt"))
+    if p and p.get("threads") not in (None, "0"):
+        bad.append("patched preempt: backlog threads on with the default "
+                   "command line (upstream: on non-RT only with "
+                   "thread_backlog_napi)")
+    for k in sorted({k for _, k in res}):
         b = res.get(("base", k))
         if b and int(b["received_rps"]) < int(b["n"]) // 2:
             bad.append(f"base {k}: received_rps={b['received_rps']} for "
@@ -292,6 +330,14 @@ KERNELS = ["rt", "preempt"]
 CMDS = {}
 
 
+def column_order(col):
+    """The table's order: RT, then PREEMPT, then PREEMPT+threads; base
+    before patched."""
+    t, k = col
+    f = flavour(k)
+    return (KERNELS.index(f) if f in KERNELS else 9, k != f, k, t)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=os.path.join(TOP, "build", "kunit-smp"))
@@ -302,13 +348,22 @@ def main():
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     tsv = os.path.join(a.out, "headline.tsv")
-    cols = [(t, k) for k in a.kernels.split() for t in a.trees.split()]
+    bad = bad_kernels(a.kernels.split())
+    if bad:
+        print(f"kunit/headline: error: unknown kernel(s) {' '.join(bad)} "
+              f"in --kernels (one of {', '.join(KERNELS)}, each may be "
+              f"followed by {THREADS})", file=sys.stderr)
+        return 2
+    # by build dir (the kernel's flavour), then tree: each build dir
+    # switches trees once; K and K+threads share K's build
+    cols = [(t, k) for f in dict.fromkeys(map(flavour, a.kernels.split()))
+            for t in a.trees.split()
+            for k in a.kernels.split() if flavour(k) == f]
     labels = {c: (c[0].split("=", 1)[0], c[1]) for c in cols}
     res, cmds = headline_tsv.read(tsv)
     rc = 0
     if a.table_only:
-        cols = sorted(res, key=lambda c: (KERNELS.index(c[1])
-                                          if c[1] in KERNELS else 9, c[0]))
+        cols = sorted(res, key=column_order)
     else:
         cmd = " ".join(shlex.quote(x) for x in
                        ["kunit/headline"] + sys.argv[1:])
@@ -330,8 +385,7 @@ def main():
                 f.write(f"{t}\t{k}\t" + " ".join(f"{x}={y}" for x, y in
                                                  v.items()) + "\n")
         os.replace(tsv + ".tmp", tsv)
-        cols = sorted(res, key=lambda c: (KERNELS.index(c[1])
-                                          if c[1] in KERNELS else 9, c[0]))
+        cols = sorted(res, key=column_order)
     CMDS.update(cmds)
     md = table(res, cols)
     bad = verdict(res)

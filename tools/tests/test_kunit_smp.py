@@ -361,6 +361,72 @@ class HeadlineTest(unittest.TestCase):
             self.assertEqual(rc, 0, spec)
             self.assertEqual(seen.pop(), want, spec)
 
+    def test_threads_word_boots_its_flavour_with_the_parameter(self):
+        self.assertEqual(self.m.flavour("preempt+threads"), "preempt")
+        self.assertEqual(self.m.flavour("rt"), "rt")
+        self.assertEqual(self.m.boot_args("preempt"), [])
+        self.assertEqual(self.m.boot_args("preempt+threads"),
+                         ["--", "--kernel_args=thread_backlog_napi"])
+        self.assertEqual(self.m.bad_kernels(
+            ["rt", "preempt+threads", "none", "rt+x", "+threads"]),
+            ["none", "rt+x", "+threads"])
+        # post-flush WARN: RT's only, whatever the command line
+        self.assertEqual(self.m.warn_cell("rt+threads", 0), "0")
+        self.assertEqual(self.m.warn_cell("preempt+threads", 0), "n/a")
+        cols = [("patched", "preempt+threads"), ("patched", "rt"),
+                ("base", "preempt"), ("patched", "preempt"), ("base", "rt")]
+        self.assertEqual(sorted(cols, key=self.m.column_order),
+                         [("base", "rt"), ("patched", "rt"),
+                          ("base", "preempt"), ("patched", "preempt"),
+                          ("patched", "preempt+threads")])
+
+    def test_run_one_boots_threads_word_with_the_parameter(self):
+        tmp = tempfile.mkdtemp(prefix="napitest-headline-")
+        self.addCleanup(shutil.rmtree, tmp)
+        argvs = []
+
+        def run(argv, stdout, stderr):
+            argvs.append(argv)
+            return mock.Mock(returncode=2)
+
+        with mock.patch.object(self.m, "tree_path",
+                               lambda s: ("patched", "/t")), \
+                mock.patch.object(self.m.subprocess, "run", run), \
+                mock.patch.object(self.m.sys, "stdout"):
+            self.m.run_one("patched", "preempt+threads", tmp)
+            self.m.run_one("patched", "preempt", tmp)
+        self.assertEqual(argvs[0][2:], [
+            "--kernel=preempt", "--headline", "KSRC=/t", "--",
+            "--kernel_args=thread_backlog_napi"])
+        self.assertEqual(argvs[1][2:],
+                         ["--kernel=preempt", "--headline", "KSRC=/t"])
+
+    def test_non_rt_patched_keeps_the_old_path_unless_booted_with_threads(
+            self):
+        # non-RT: use_backlog_threads() is a static key only
+        # thread_backlog_napi enables, so with the default command line
+        # patched keeps the csd/IPI path; with it, the RT expectations
+        b = dict(self.BASE, post_flush_warn="n/a", threads="0")
+        old = dict(b, threads="0")
+        new = dict(self.PATCHED, post_flush_warn="n/a", threads="1")
+        res = {("base", "rt"): self.BASE, ("patched", "rt"): self.PATCHED,
+               ("base", "preempt"): b, ("patched", "preempt"): old,
+               ("patched", "preempt+threads"): new}
+        self.assertEqual(self.m.verdict(res), [])
+        res[("patched", "preempt")] = dict(old, threads="1")
+        self.assertEqual(self.m.verdict(res), [
+            "patched preempt: backlog threads on with the default command "
+            "line (upstream: on non-RT only with thread_backlog_napi)"])
+        res[("patched", "preempt")] = old
+        for key, v, want in (
+                ("received_rps", "2048", "received_rps=2048, expected 0"),
+                ("post_flush_warn", "1", "post_flush_warn=1, expected 0"),
+                ("threads", "0", "backlog threads off "
+                 "(use_backlog_threads() false)")):
+            res[("patched", "preempt+threads")] = dict(new, **{key: v})
+            self.assertEqual(self.m.verdict(res),
+                             [f"patched preempt+threads: {want}"])
+
     def test_base_without_ipis_means_the_flood_tests_nothing(self):
         b = dict(self.BASE, received_rps="3")
         bad = self.m.verdict({("base", "rt"): b,
@@ -532,6 +598,20 @@ class HeadlineVerdictTest(unittest.TestCase):
                       "csd runs, 2047+0 IPIs, threads off; patched 2048 "
                       "RPS csd runs, 2047+0 IPIs, threads off (6.1.192, "
                       "2026-12-02T10:00:00Z)", ipi[1])
+        self.assertNotIn("thread_backlog_napi:", ipi[1])
+        # the same kernel booted with thread_backlog_napi, when run
+        self.hl[("patched", "preempt+threads")] = dict(
+            HeadlineTest.PATCHED, rps_call_ipis="0", defer_call_ipis="0",
+            threads="1", other_splats="0", ktap="ok",
+            tree="/c/patched-6.1", date="2026-12-02T10:05:00Z")
+        warn, ipi = self.m.headline_verdicts(self.hl, [])
+        self.assertIn("threads off (6.1.192, 2026-12-02T10:00:00Z); "
+                      "patched booted with thread_backlog_napi: 0 RPS csd "
+                      "runs, 0+0 IPIs, threads on (2026-12-02T10:05:00Z)",
+                      ipi[1])
+        self.hl[("patched", "preempt+threads")]["ktap"] = "FAIL"
+        warn, ipi = self.m.headline_verdicts(self.hl, [])
+        self.assertNotIn("thread_backlog_napi:", ipi[1])
         # a non-RT row that cannot count is left out, deciding nothing
         self.hl[("patched", "preempt")]["ktap"] = "FAIL"
         warn, ipi = self.m.headline_verdicts(self.hl, [])
