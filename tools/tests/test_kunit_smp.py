@@ -161,12 +161,15 @@ class RunBadInputTest(unittest.TestCase):
             w = shutil.which(t)
             if w:
                 os.symlink(w, os.path.join(bin_dir, t))
-        r = self.run_kunit(["--arch=x86_64", "--kernel=rt"], path=bin_dir)
-        if "missing build tool" in r.stderr:
-            self.skipTest("build tools not installed: " + r.stderr)
-        self.assertEqual(r.returncode, 2, r.stderr)
-        self.assertIn("qemu-system-x86_64", r.stderr)
-        self.assertEqual(os.listdir(self.cache), [])
+        for k in ("rt", "preempt"):
+            r = self.run_kunit(["--arch=x86_64", "--kernel=" + k],
+                               path=bin_dir)
+            if "missing build tool" in r.stderr:
+                self.skipTest("build tools not installed: " + r.stderr)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn("qemu-system-x86_64", r.stderr)
+            self.assertEqual(r.stderr.count("error:"), 1)
+            self.assertEqual(os.listdir(self.cache), [])
 
     def test_tree_that_cannot_enable_rt(self):
         if not shutil.which("qemu-system-x86_64"):
@@ -180,9 +183,17 @@ class RunBadInputTest(unittest.TestCase):
         self.assertEqual(os.listdir(self.cache), [])
 
     def test_kernel_that_does_not_boot_names_its_last_lines(self):
+        self.does_not_boot("rt", "\tselect ARCH_SUPPORTS_RT\n")
+
+    def test_non_rt_kernel_that_does_not_boot_names_its_last_lines(self):
+        # the preempt kernel needs no ARCH_SUPPORTS_RT: such a tree is
+        # built and booted, and fails as a kernel that does not boot
+        self.does_not_boot("preempt", "")
+
+    def does_not_boot(self, kernel, rt_line):
         if not shutil.which("qemu-system-x86_64"):
             self.skipTest("qemu-system-x86_64 not installed")
-        t = self.fake_tree("\tselect ARCH_SUPPORTS_RT\n")
+        t = self.fake_tree(rt_line)
         # a kunit.py whose kernel builds, then stops before any KTAP
         with open(os.path.join(t, "tools/testing/kunit/kunit.py"), "w") as f:
             f.write(FAKE_KUNIT)
@@ -190,13 +201,14 @@ class RunBadInputTest(unittest.TestCase):
         with open(os.path.join(t, "net/core/dev.c"), "w") as f:
             f.write("static bool use_backlog_threads(void)\n{\n"
                     "\treturn true;\n}\n")
-        r = self.run_kunit(["--arch=x86_64", "--kernel=rt", "KSRC=" + t])
+        r = self.run_kunit(["--arch=x86_64", "--kernel=" + kernel,
+                            "KSRC=" + t])
         self.assertEqual(r.returncode, 1, r.stderr)
         self.assertIn("did not boot", r.stderr)
         # what the tree has, as the extractor found it (kunit/manifest)
         [tree_h] = glob.glob(os.path.join(
-            self.cache, "kunit-build", "*", "src", "net", "core",
-            "dev_backlog_kunit_tree.h"))
+            self.cache, "kunit-build", "x86_64-" + kernel, "src", "net",
+            "core", "dev_backlog_kunit_tree.h"))
         with open(tree_h) as f:
             has = dict(re.findall(r"#define NAPITEST_HAS_(\w+) (\d)",
                                   f.read()))
@@ -208,10 +220,11 @@ class RunBadInputTest(unittest.TestCase):
         self.assertIn("last console lines", r.stderr)
 
     def test_rt_needs_x86_64(self):
-        r = self.run_kunit(["--kernel=rt"])
-        self.assertEqual(r.returncode, 2)
-        self.assertIn("needs --arch=x86_64", r.stderr)
-        self.assertEqual(os.listdir(self.cache), [])
+        for k in ("rt", "preempt"):
+            r = self.run_kunit(["--kernel=" + k])
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("needs --arch=x86_64", r.stderr)
+            self.assertEqual(os.listdir(self.cache), [])
 
 
 class HeadlineTest(unittest.TestCase):
