@@ -85,13 +85,15 @@ def non_rt(hl):
 
     def side(v):
         return (f"{v['received_rps']} RPS csd runs, "
-                f"{v['rps_call_ipis']}+{v['defer_call_ipis']} IPIs, "
-                f"threads {'on' if v.get('threads') == '1' else 'off'}")
+                f"{v['rps_call_ipis']}+{v['defer_call_ipis']} function-call "
+                f"IPIs, threads {'on' if v.get('threads') == '1' else 'off'}")
     t = hl.get(("patched", "preempt+threads"))
     threads = ""
     if t and not unfit_rows((("patched", t),)):
         threads = (f"; patched booted with thread_backlog_napi: {side(t)}"
-                   f" ({t.get('date', '?')})")
+                   f" ({t.get('date', '?')}; function-call IPIs without an "
+                   "RPS csd run are others, irq_call_count also counts the "
+                   "scheduler's wakelist IPIs)")
     return (f"; non-RT PREEMPT, the kernel's default command line (no "
             f"thread_backlog_napi, without which the series uses no "
             f"backlog threads on non-RT): base {side(b)}; patched "

@@ -608,9 +608,10 @@ class HeadlineVerdictTest(unittest.TestCase):
         self.assertIn("; non-RT PREEMPT, the kernel's default command line "
                       "(no thread_backlog_napi, without which the series "
                       "uses no backlog threads on non-RT): base 2048 RPS "
-                      "csd runs, 2047+0 IPIs, threads off; patched 2048 "
-                      "RPS csd runs, 2047+0 IPIs, threads off (6.1.192, "
-                      "2026-12-02T10:00:00Z)", ipi[1])
+                      "csd runs, 2047+0 function-call IPIs, threads off; "
+                      "patched 2048 RPS csd runs, 2047+0 function-call "
+                      "IPIs, threads off (6.1.192, 2026-12-02T10:00:00Z)",
+                      ipi[1])
         self.assertNotIn("thread_backlog_napi:", ipi[1])
         # the same kernel booted with thread_backlog_napi, when run
         self.hl[("patched", "preempt+threads")] = dict(
@@ -620,8 +621,9 @@ class HeadlineVerdictTest(unittest.TestCase):
         warn, ipi = self.m.headline_verdicts(self.hl, [])
         self.assertIn("threads off (6.1.192, 2026-12-02T10:00:00Z); "
                       "patched booted with thread_backlog_napi: 0 RPS csd "
-                      "runs, 0+0 IPIs, threads on (2026-12-02T10:05:00Z)",
-                      ipi[1])
+                      "runs, 0+0 function-call IPIs, threads on "
+                      "(2026-12-02T10:05:00Z; function-call IPIs without an "
+                      "RPS csd run are others", ipi[1])
         self.hl[("patched", "preempt+threads")]["ktap"] = "FAIL"
         warn, ipi = self.m.headline_verdicts(self.hl, [])
         self.assertNotIn("thread_backlog_napi:", ipi[1])
