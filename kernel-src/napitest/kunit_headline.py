@@ -14,8 +14,9 @@ net_backlog_napi_headline suite (kunit/run --arch=x86_64 --kernel=K
 keeps the old path, as upstream does without thread_backlog_napi).  A
 kernel word K+threads boots kernel K, in K's build dir, with
 thread_backlog_napi on the command line (the series' parameter that turns
-the backlog threads on for non-RT: use_backlog_threads()).  The case floods NAPITEST_FLOOD_N packets from CPU 0 to an idle CPU 1 and as
-many skb_attempt_defer_free() calls, and prints CPU 1's counters as a
+the backlog threads on for non-RT: use_backlog_threads()).  The case
+floods NAPITEST_FLOOD_N packets from CPU 0 to an idle CPU 1 and as many
+skb_attempt_defer_free() calls, and prints CPU 1's counters as a
 "napitest-headline" line.  The post-flush WARN
 (do_softirq_post_smp_call_flush(), a WARN_ON_ONCE) is counted in the
 console log of the boot.
