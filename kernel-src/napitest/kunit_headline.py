@@ -347,14 +347,14 @@ def main():
     ap.add_argument("--table-only", action="store_true",
                     help="rebuild the table from DIR/headline.tsv")
     a = ap.parse_args()
-    os.makedirs(a.out, exist_ok=True)
-    tsv = os.path.join(a.out, "headline.tsv")
     bad = bad_kernels(a.kernels.split())
     if bad:
         print(f"kunit/headline: error: unknown kernel(s) {' '.join(bad)} "
               f"in --kernels (one of {', '.join(KERNELS)}, each may be "
               f"followed by {THREADS})", file=sys.stderr)
         return 2
+    os.makedirs(a.out, exist_ok=True)
+    tsv = os.path.join(a.out, "headline.tsv")
     # by build dir (the kernel's flavour), then tree: each build dir
     # switches trees once; K and K+threads share K's build
     cols = [(t, k) for f in dict.fromkeys(map(flavour, a.kernels.split()))

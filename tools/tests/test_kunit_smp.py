@@ -8,6 +8,7 @@ Run: pytest-3 tools/tests (CTest: tools-pytest).
 """
 
 import glob
+import io
 import os
 import re
 import shutil
@@ -392,6 +393,22 @@ class HeadlineTest(unittest.TestCase):
                          [("base", "rt"), ("patched", "rt"),
                           ("base", "preempt"), ("patched", "preempt"),
                           ("patched", "preempt+threads")])
+
+    def test_unknown_kernel_word_is_refused_before_anything(self):
+        out = os.path.join(tempfile.mkdtemp(prefix="napitest-headline-"),
+                           "out")
+        self.addCleanup(shutil.rmtree, os.path.dirname(out))
+        err = io.StringIO()
+        with mock.patch.object(self.m.sys, "argv", [
+                "kunit/headline", "--out", out,
+                "--kernels", "rt preempt+thread"]), \
+                mock.patch.object(self.m.sys, "stderr", err), \
+                mock.patch.object(self.m, "run_one") as run_one:
+            self.assertEqual(self.m.main(), 2)
+        run_one.assert_not_called()
+        self.assertFalse(os.path.exists(out))
+        self.assertEqual(err.getvalue().count("error:"), 1)
+        self.assertIn("preempt+thread in --kernels", err.getvalue())
 
     def test_run_one_boots_threads_word_with_the_parameter(self):
         tmp = tempfile.mkdtemp(prefix="napitest-headline-")
