@@ -32,9 +32,11 @@ gcov name e.g. net/core/dev.c:6633 of the tree under test.
 """
 
 import argparse
+import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -109,12 +111,26 @@ def kernel_version(tree):
     return v + (vals.get("EXTRAVERSION", ""),)
 
 
-def run_ctags(tree, rel):
+def ctags_command(rel):
     cmd = ["ctags", "--output-format=json", "--fields=+neKZ",
            "--kinds-C=+px", "--language-force=C", "-f", "-"]
     for m in CTAGS_MACROS:
         cmd += ["-D", m]
-    cmd.append(rel)
+    return cmd + [rel]
+
+
+def ctags_identity():
+    """The ctags program by path, size and mtime: an upgrade of the
+    package is another program, whose tags are not reused."""
+    path = shutil.which("ctags")
+    if not path:
+        return "none"
+    st = os.stat(path)
+    return f"{os.path.realpath(path)} {st.st_size} {st.st_mtime_ns}"
+
+
+def run_ctags(tree, rel):
+    cmd = ctags_command(rel)
     try:
         out = subprocess.run(cmd, cwd=tree, check=True, text=True,
                              capture_output=True).stdout
@@ -141,8 +157,10 @@ class Source:
 
     def __init__(self, tree, rel):
         self.rel, self.path = rel, os.path.join(tree, rel)
-        with open(self.path, errors="surrogateescape") as f:
-            text = f.read()
+        with open(self.path, "rb") as f:
+            data = f.read()
+        self.digest = hashlib.sha256(data).hexdigest()
+        text = data.decode(errors="surrogateescape")
         self.key = (rel, hash(text))
         if self.key in SCANNED:
             self.lines, self.stack = SCANNED[self.key]
@@ -425,7 +443,45 @@ def globals_snapshot(defs):
             "".join(restore) + "}\n")
 
 
-def extract(tree, manifest):
+class TagCache:
+    """ctags' tags of each file by content, on disk (extract --cache): a
+    file whose content was tagged before, at any path, is not tagged
+    again.  The key is the file's name in the tree, its SHA-256, the
+    command and the ctags program (ctags_identity()); only the entries the
+    last two extractions used are kept (an edit, then its revert)."""
+
+    def __init__(self, cdir):
+        self.dir, self.used = cdir, set()
+        self.ident = ctags_identity()
+
+    def path(self, src):
+        h = hashlib.sha256("\0".join(ctags_command(src.rel) + [
+            self.ident, src.digest]).encode(errors="surrogateescape"))
+        return os.path.join(self.dir, f"ctags-{h.hexdigest()[:32]}.json")
+
+    def tags(self, tree, src):
+        p = self.path(src)
+        self.used.add(os.path.basename(p))
+        try:
+            with open(p) as f:
+                return json.load(f)
+        except (OSError, ValueError):
+            pass
+        tags = run_ctags(tree, src.rel)
+        os.makedirs(self.dir, exist_ok=True)
+        with open(p + ".tmp", "w") as f:
+            json.dump(tags, f)
+        os.replace(p + ".tmp", p)
+        return tags
+
+    def prune(self, keep=()):
+        for f in os.listdir(self.dir) if os.path.isdir(self.dir) else ():
+            if (f.startswith("ctags-") and f not in self.used and
+                    f not in keep):
+                os.unlink(os.path.join(self.dir, f))
+
+
+def extract(tree, manifest, tag_cache=None):
     if not os.path.isdir(tree):
         raise Error(f"kernel tree '{tree}' does not exist")
     if not (os.path.isfile(os.path.join(tree, "Makefile"))
@@ -447,7 +503,8 @@ def extract(tree, manifest):
         src = Source(tree, rel)
         sources.append(src)
         if src.key not in TAGGED:
-            TAGGED[src.key] = run_ctags(tree, rel)
+            TAGGED[src.key] = (tag_cache.tags(tree, src) if tag_cache
+                               else run_ctags(tree, rel))
         tags = TAGGED[src.key]
         seen = set()
         for e in entries:
@@ -505,10 +562,106 @@ def outputs(manifests):
             "extracted/present.h"] + rels
 
 
-def generate(tree, manifest, out, dep_target=None):
+# The modules of this package generate() runs: part of its key.
+KEY_MODULES = ("__init__.py", "extract.py", "manifest.py", "depfile.py")
+KEY_VERSION = "napitest-extract-key 1"
+
+
+def input_key(tree, manifest, out, dep_target):
+    """SHA-256 over everything generate() reads or writes into its
+    outputs, by content: the tree's path (the #line directives name it),
+    --out and the depfile's target, the extractor's code, the ctags
+    program, the manifest, the tree's Makefile (its version) and every
+    file the manifest names (an optional one absent: said so).  The same
+    tree content at another path behind the same --tree (the build's link)
+    has the same key."""
+    h = hashlib.sha256()
+
+    def add(*parts):
+        for p in parts:
+            h.update(p if isinstance(p, bytes) else
+                     p.encode(errors="surrogateescape"))
+            h.update(b"\0")
+
+    def content(path):
+        with open(path, "rb") as f:
+            return f.read()
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    add(KEY_VERSION, tree, out, dep_target or "", ctags_identity())
+    for m in KEY_MODULES:
+        add(m, content(os.path.join(here, m)))
+    add("manifest", content(manifest), "Makefile",
+        content(os.path.join(tree, "Makefile")))
+    for mf in parse_manifest(manifest):
+        path = os.path.join(tree, mf[0])
+        add(mf[0], content(path) if os.path.isfile(path) else "(absent)")
+    return h.hexdigest()
+
+
+def output_digests(out, manifest):
+    """{path relative to out: SHA-256} of the extraction's outputs."""
+    d = {}
+    for rel in outputs([manifest]) + ["extracted/extract.d"]:
+        with open(os.path.join(out, rel), "rb") as f:
+            d[rel] = hashlib.sha256(f.read()).hexdigest()
+    return d
+
+
+def last_extraction(cache):
+    """What the last extraction with this cache recorded (extract.key)."""
+    try:
+        with open(os.path.join(cache, "extract.key")) as f:
+            last = json.load(f)
+        return last if isinstance(last, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def reuse(last, key, out, manifest):
+    """True if the last extraction into out had this key and its outputs
+    are still what it wrote."""
+    try:
+        return (last.get("key") == key and
+                last.get("outputs") == output_digests(out, manifest))
+    except OSError:
+        return False
+
+
+def generate(tree, manifest, out, dep_target=None, cache=None):
     """Extract the manifest's definitions from tree into out/extracted/;
-    extract.d names every file read, for dep_target (default: all.c)."""
-    sources, defs, members = extract(tree, manifest)
+    extract.d names every file read, for dep_target (default: all.c).
+    With cache (a directory of the build's): nothing is done when the
+    inputs' content (input_key()) and the outputs are those of the last
+    extraction, and ctags runs once per file content (TagCache)."""
+    key, last = None, {}
+    if cache:
+        try:
+            key = input_key(tree, manifest, out, dep_target)
+        except (OSError, Error):
+            key = None  # extract() says what is wrong
+        last = last_extraction(cache)
+        if key and reuse(last, key, out, manifest):
+            return
+        try:
+            os.unlink(os.path.join(cache, "extract.key"))
+        except OSError:
+            pass
+    tags = TagCache(cache) if cache else None
+    _generate(tree, manifest, out, dep_target, tags)
+    if tags:
+        tags.prune(set(last.get("tags", [])))
+    if key:
+        os.makedirs(cache, exist_ok=True)
+        tmp = os.path.join(cache, "extract.key.tmp")
+        with open(tmp, "w") as f:
+            json.dump({"key": key, "tags": sorted(tags.used),
+                       "outputs": output_digests(out, manifest)}, f)
+        os.replace(tmp, os.path.join(cache, "extract.key"))
+
+
+def _generate(tree, manifest, out, dep_target, tag_cache):
+    sources, defs, members = extract(tree, manifest, tag_cache)
     gen = os.path.join(out, "extracted")
     banner = ("/* Generated by kernel-src/extract.py from {} of {}.\n"
               " * Do not edit: edit the tree or the manifest. */\n")
@@ -593,6 +746,9 @@ def main():
     ap.add_argument("--out", help="build directory")
     ap.add_argument("--dep-target", help="the target extract.d names "
                     "(default: OUT/extracted/all.c)")
+    ap.add_argument("--cache", help="a directory of the build's: skip an "
+                    "extraction whose inputs' content did not change, tag "
+                    "each file content once")
     ap.add_argument("--list-outputs", action="store_true",
                     help="print the files the extraction writes, relative "
                     "to OUT, and exit")
@@ -614,7 +770,8 @@ def main():
               f"tree {tree}; the tree is never written to", file=sys.stderr)
         return 1
     try:
-        generate(tree, a.manifest, out, a.dep_target)
+        generate(tree, a.manifest, out, a.dep_target,
+                 a.cache and os.path.abspath(a.cache))
     except Error as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 1

@@ -300,6 +300,88 @@ class TestExtractor(Fixture):
             self.generate()
 
 
+class TestExtractionCache(Fixture):
+    """extract --cache: the same tree content behind the build's link
+    (a copy at a new path) is not extracted again, a file's content is
+    tagged once, and any change of an input's content extracts again."""
+
+    def setUp(self):
+        super().setUp()
+        self.link = os.path.join(self.dir, "tree")
+        os.symlink(self.tree, self.link)
+        self.cache = os.path.join(self.dir, "cache")
+        self.ctags_runs = []
+        real = extract.run_ctags
+
+        def counting(tree, rel):
+            self.ctags_runs.append(rel)
+            return real(tree, rel)
+        extract.run_ctags = counting
+        self.addCleanup(setattr, extract, "run_ctags", real)
+
+    def generate(self):
+        # (a new process each time: no tags kept in memory)
+        extract.SCANNED.clear()
+        extract.TAGGED.clear()
+        extract.generate(self.link, self.manifest, self.out,
+                         cache=self.cache)
+        return self.read("net/core/dev.c")
+
+    def move_to_a_copy(self, name):
+        copy = os.path.join(self.dir, name)
+        shutil.copytree(self.tree, copy)
+        os.unlink(self.link)
+        os.symlink(copy, self.link)
+        return copy
+
+    def test_a_copy_at_a_new_path_is_not_extracted_again(self):
+        first = self.generate()
+        self.assertEqual(self.ctags_runs, ["net/core/dev.c"])
+        path = os.path.join(self.out, "extracted", "net/core/dev.c")
+        mtime = os.stat(path).st_mtime_ns
+        self.move_to_a_copy("copy")
+        self.assertEqual(self.generate(), first)
+        self.assertEqual(self.ctags_runs, ["net/core/dev.c"])
+        self.assertEqual(os.stat(path).st_mtime_ns, mtime)
+
+    def test_an_edit_is_extracted_and_tagged_again(self):
+        self.generate()
+        copy = self.move_to_a_copy("copy")
+        dev = os.path.join(copy, "net/core/dev.c")
+        st = os.stat(dev)
+        # The same size and times: only the content says it changed.
+        write(dev, DEV_C.replace("return quota;", "return QUOTA;"))
+        os.utime(dev, ns=(st.st_atime_ns, st.st_mtime_ns))
+        self.assertEqual(os.stat(dev).st_size, st.st_size)
+        self.assertIn("return QUOTA;", self.generate())
+        self.assertEqual(self.ctags_runs, ["net/core/dev.c"] * 2)
+        # Back to the first content: its tags are reused.
+        write(dev, DEV_C)
+        self.assertIn("return quota;", self.generate())
+        self.assertEqual(len(self.ctags_runs), 2)
+        # A line added: the tags of the new content place the function.
+        write(dev, DEV_C.replace("int process_backlog",
+                                 "/* edited */\nint process_backlog"))
+        self.assertIn(f'#line 30 "{self.link}/net/core/dev.c"\n'
+                      "int process_backlog", self.generate())
+        self.assertEqual(len(self.ctags_runs), 3)
+
+    def test_the_manifest_and_the_version_are_inputs(self):
+        self.generate()
+        write(self.manifest, MANIFEST.replace("\tfunction\trps_only\n", ""))
+        self.assertNotIn("rps_only", self.generate())
+        write(os.path.join(self.tree, "Makefile"),
+              "VERSION = 6\nPATCHLEVEL = 6\nSUBLEVEL = 1\nEXTRAVERSION =\n")
+        self.generate()
+        self.assertIn("#define EXTRACTED_LINUX_VERSION_CODE 394753\n",
+                      self.read("present.h"))
+
+    def test_a_changed_output_is_written_again(self):
+        first = self.generate()
+        write(os.path.join(self.out, "extracted", "net/core/dev.c"), "x\n")
+        self.assertEqual(self.generate(), first)
+
+
 class TestSeries(Fixture):
     def test_comments_blanks_and_order(self):
         d = os.path.join(self.dir, "patches")
