@@ -492,7 +492,7 @@ static void v55_schedule_during_poll_gets_another_poll(void **state)
 	assert_value(napi_complete_done(&napi_a, 0), false,
 		     "napi_complete_done(napi_a, 0)");
 	assert_napi_state_is(&napi_a, NAPIF_STATE_SCHED);
-	assert_poll_list_not_empty(sim_this()->id);
+	assert_poll_list_not_empty_after(sim_this()->id, "napi_complete_done");
 	local_bh_enable();
 	sim_run_all(1000);
 	assert_value(a_polls, 1, "->poll() calls of napi_a");

@@ -14,7 +14,8 @@ Output (under --out only; the tree is opened read-only):
                           extracted function, then header functions
   extracted/<path>.c      the functions and variables of each .c file, in
                           source order
-  extracted/all.c         includes the above: the "kernel" translation unit
+  extracted/all.c         includes the above: the "kernel" translation unit;
+                          also extracted_sites[], each function's file:line
   extracted/present.h     EXTRACTED_HAVE_<name> for every definition found,
                           EXTRACTED_LINUX_VERSION_CODE (its Makefile's)
   extracted/extract.d     make-style dependencies (for the build system)
@@ -481,6 +482,19 @@ class TagCache:
                 os.unlink(os.path.join(self.dir, f))
 
 
+def sites_table(funcs):
+    """extracted_sites[]: every extracted function by name, with the tree's
+    file and line of its name, for a message that names a function's own
+    line (unit/support: napitest_site()).  __FILE__ and __LINE__ under the
+    definition's #line, as the code itself names its lines, and each entry
+    inside the conditionals of its definition: the variant compiled."""
+    body = ["\nconst struct extracted_site extracted_sites[] = {\n"]
+    for d in funcs:
+        body.append(wrap(d, f'#line {d.name_line} "{d.src.path}"\n'
+                            f'\t{{ "{d.name}", __FILE__, __LINE__ }},\n'))
+    return "".join(body) + "\t{ 0 }\n};\n"
+
+
 def extract(tree, manifest, tag_cache=None):
     if not os.path.isdir(tree):
         raise Error(f"kernel tree '{tree}' does not exist")
@@ -681,6 +695,10 @@ def _generate(tree, manifest, out, dep_target, tag_cache):
         for d in by_src.get(s.rel, []):
             if d.kind != "function" and not d.linked:
                 h.append(wrap(d, emit_def(d, True), True))
+    h.append("\n/* An extracted function's name and where the tree defines it "
+             "(all.c). */\nstruct extracted_site {\n\tconst char *name;\n"
+             "\tconst char *file;\n\tint line;\n};\n"
+             "extern const struct extracted_site extracted_sites[];\n")
     h.append("\n/* Every extracted variable and function of the .c files. */\n")
     for d in defs:
         if d.linked and d.kind == "variable":
@@ -712,6 +730,7 @@ def _generate(tree, manifest, out, dep_target, tag_cache):
                              banner.format(mf[0], tree) +
                              "/* Not in this tree (a file? entry). */\n")
     allc.append(globals_snapshot(defs))
+    allc.append(sites_table(funcs))
     write_if_changed(os.path.join(gen, "all.c"), "".join(allc))
 
     present = [banner.format("manifest", tree),

@@ -254,6 +254,20 @@ class TestExtractor(Fixture):
         self.assertIn('#include "extracted/net/core/dev.c"',
                       self.read("all.c"))
 
+    def test_sites_name_each_function_at_its_line(self):
+        self.generate()
+        allc = self.read("all.c")
+        src = os.path.join(self.tree, "net/core/dev.c")
+        self.assertIn(f'#line 29 "{src}"\n'
+                      '\t{ "process_backlog", __FILE__, __LINE__ },\n', allc)
+        # Each variant of rps_only inside its own branch.
+        self.assertIn(f'#line 17 "{src}"\n#ifdef CONFIG_RPS\n'
+                      f'#line 22 "{src}"\n#else\n'
+                      f'#line 23 "{src}"\n'
+                      '\t{ "rps_only", __FILE__, __LINE__ },\n#endif\n', allc)
+        self.assertIn("extern const struct extracted_site extracted_sites[];",
+                      self.read("defs.h"))
+
     def test_depfile_names_the_inputs(self):
         self.generate()
         dep = self.read("extract.d")

@@ -323,27 +323,47 @@ void napitest_assert_task_state(const struct task_struct *t,
 static const char *napitest_where(const volatile void *addr, char *buf,
 				  size_t len);
 
-void napitest_assert_poll_list(int cpu, bool empty, const char *file, int line)
+const char *napitest_site(const char *func, char *buf, size_t len)
+{
+	const struct extracted_site *s;
+
+	for (s = extracted_sites; s->name; s++) {
+		if (!strcmp(s->name, func)) {
+			snprintf(buf, len, "%s:%d", sim_tree_path(s->file),
+				 s->line);
+			return buf;
+		}
+	}
+	snprintf(buf, len, "%s is not extracted", func);
+	return buf;
+}
+
+void napitest_assert_poll_list(int cpu, bool empty, const char *after,
+			       const char *file, int line)
 {
 	struct softnet_data *sd = &per_cpu(softnet_data, cpu);
-	char name[48], where[200];
+	char name[48], where[200], site[160], ctx[240] = "";
 
 	if (list_empty(&sd->poll_list) == empty)
 		return;
 	/* the tree's file:line that ran last, e.g. in ____napi_schedule() */
 	napitest_where(&sd->poll_list, where, sizeof(where));
+	/* and the function the test called, by its own line */
+	if (after)
+		snprintf(ctx, sizeof(ctx), " after %s() (%s)", after,
+			 napitest_site(after, site, sizeof(site)));
 	if (empty)
 		print_error(
-			"ERROR: sd->poll_list of CPU %d not empty: %s on it (%s)\n",
-			cpu,
+			"ERROR: sd->poll_list of CPU %d not empty%s: %s on it (%s)\n",
+			cpu, ctx,
 			napitest_napi_name(list_first_entry(&sd->poll_list,
 							    struct napi_struct,
 							    poll_list),
 					   name, sizeof(name)),
 			where);
 	else
-		print_error("ERROR: sd->poll_list of CPU %d empty (%s)\n", cpu,
-			    where);
+		print_error("ERROR: sd->poll_list of CPU %d empty%s (%s)\n",
+			    cpu, ctx, where);
 	_fail(file, line);
 }
 

@@ -186,12 +186,27 @@ void napitest_assert_task_state(const struct task_struct *t,
 #define assert_task_state(t, expect) \
 	napitest_assert_task_state(t, expect, __FILE__, __LINE__)
 
-void napitest_assert_poll_list(int cpu, bool empty, const char *file, int line);
+/*
+ * The tree's file:line of an extracted function's definition (the line of
+ * its name, from the extraction's #line), e.g. "net/core/dev.c:6162", into
+ * buf; "<func> is not extracted" if the tree's extraction lacks it.
+ */
+const char *napitest_site(const char *func, char *buf, size_t len);
+
+/*
+ * sd->poll_list of cpu empty or not; after: the extracted function the
+ * test called last (or NULL), which the message names with its own line
+ * (napitest_site()) next to the tree's line that ran last.
+ */
+void napitest_assert_poll_list(int cpu, bool empty, const char *after,
+			       const char *file, int line);
 
 #define assert_poll_list_empty(cpu) \
-	napitest_assert_poll_list(cpu, true, __FILE__, __LINE__)
+	napitest_assert_poll_list(cpu, true, NULL, __FILE__, __LINE__)
 #define assert_poll_list_not_empty(cpu) \
-	napitest_assert_poll_list(cpu, false, __FILE__, __LINE__)
+	napitest_assert_poll_list(cpu, false, NULL, __FILE__, __LINE__)
+#define assert_poll_list_not_empty_after(cpu, func) \
+	napitest_assert_poll_list(cpu, false, func, __FILE__, __LINE__)
 
 /* napi's whole state word is expect (NAPIF_STATE_* bits; 0: none set). */
 void napitest_assert_state_is(const struct napi_struct *napi,
