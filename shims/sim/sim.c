@@ -126,6 +126,26 @@ static void watchdog_fail(const char *what)
 	_fail(file, line);
 }
 
+/*
+ * local_irq_disable()/enable()/save()/restore() (linux/irqflags.h): the
+ * CPU's IRQ flag.  IRQs coming back on is where the interrupts and IPIs
+ * that came meanwhile are taken (the sti, or popf of an "on" state): an
+ * explorer point offering them, named after what turned IRQs on.
+ */
+void sim_local_irq_set(bool off, const char *what, const char *file, int line)
+{
+	struct sim_cpu *c;
+
+	sim_step_at(file, line);
+	c = sim_this();
+	if (off || !c->irqs_off) {
+		c->irqs_off = off;
+		return;
+	}
+	c->irqs_off = false;
+	explore_async_point(EXPLORE_ASYNC_IRQS_ON, what, file, line);
+}
+
 void sim_watchdog(void)
 {
 	sim_hang_budget = SIM_HANG_STEPS;

@@ -37,7 +37,7 @@ static inline void local_bh_enable(void)
 {
 	__local_bh_enable_ip(_THIS_IP_, SOFTIRQ_DISABLE_OFFSET);
 	if (IS_ENABLED(CONFIG_PREEMPT_RT))
-		sim_preempt_point();
+		sim_preempt_point("local_bh_enable(): __local_bh_enable_ip()");
 }
 
 #endif

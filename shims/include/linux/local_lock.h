@@ -45,7 +45,7 @@ typedef spinlock_t local_lock_t;
 	do {                                                             \
 		sim_spin_unlock(this_cpu_ptr(lock), __FILE__, __LINE__); \
 		migrate_enable();                                        \
-		sim_preempt_point();                                     \
+		sim_preempt_point("local_unlock(): migrate_enable()");   \
 	} while (0)
 #else
 #define local_lock(lock)                                                      \

@@ -73,7 +73,8 @@ void preempt_count_set(unsigned int pc);
 #define preempt_count_sub(val) __preempt_count_sub(val)
 #define preempt_count_dec() __preempt_count_sub(1)
 /* A preemption point under FULL and RT (CONFIG_PREEMPTION). */
-#define preempt_check_resched() sim_preempt_point()
+#define preempt_check_resched() \
+	sim_preempt_point("preempt_check_resched(): preempt_schedule()")
 #define trace_preempt_on(a0, a1) \
 	do {                     \
 	} while (0)

@@ -106,22 +106,23 @@ bool sim_lockdep_class_used(const char *name, const char *usage);
 		spin_lock(l);        \
 	} while (0)
 /* After the IRQ restore: a preemption point (preempt_enable() there). */
-#define spin_unlock_irq(l)           \
-	do {                         \
-		spin_unlock(l);      \
-		local_irq_enable();  \
-		sim_preempt_point(); \
+#define spin_unlock_irq(l)                                                \
+	do {                                                              \
+		spin_unlock(l);                                           \
+		local_irq_enable();                                       \
+		sim_preempt_point("spin_unlock_irq(): preempt_enable()"); \
 	} while (0)
 #define spin_lock_irqsave(l, f)    \
 	do {                       \
 		local_irq_save(f); \
 		spin_lock(l);      \
 	} while (0)
-#define spin_unlock_irqrestore(l, f)  \
-	do {                          \
-		spin_unlock(l);       \
-		local_irq_restore(f); \
-		sim_preempt_point();  \
+#define spin_unlock_irqrestore(l, f)                                   \
+	do {                                                           \
+		spin_unlock(l);                                        \
+		local_irq_restore(f);                                  \
+		sim_preempt_point(                                     \
+			"spin_unlock_irqrestore(): preempt_enable()"); \
 	} while (0)
 #endif
 

@@ -115,6 +115,30 @@ explore_hook_lock(int *owner, const char *file, int line)
 }
 #endif
 
+/*
+ * Where the kernel takes hardirq work that had to wait, a point of the
+ * explorer offering only that work on the running program's CPU, or going
+ * on (no switch to another CPU: nothing shared was touched since the last
+ * point, so a switch here equals one at the next point).  what names the
+ * kernel function.  No point, and no step, when no such work can arrive.
+ *   EXPLORE_ASYNC_IRQS_ON   IRQs back on (local_irq_enable(),
+ *                           local_irq_restore(), spin_unlock_irq*()): the
+ *                           scenario's interrupts of that CPU not yet
+ *                           delivered, and its pending IPIs (csds)
+ *   EXPLORE_ASYNC_PREEMPT   a preemption point (preempt_enable() or
+ *                           local_bh_enable() reaching zero:
+ *                           preempt_schedule()): on PREEMPT_RT, the
+ *                           forced-threaded interrupts whose thread could
+ *                           not run before
+ * NAPITEST_EXPLORE_ASYNC=N keeps the kinds whose bit is set in N (default
+ * 3: both; 0: none, the work then arrives at the next point, as before
+ * these points existed).
+ */
+#define EXPLORE_ASYNC_IRQS_ON 1
+#define EXPLORE_ASYNC_PREEMPT 2
+void explore_async_point(int kind, const char *what, const char *file,
+			 int line);
+
 /* Called by sim_bug() before it aborts: print the schedule that got there. */
 void explore_on_bug(void);
 
@@ -318,6 +342,9 @@ struct explore_result {
  *   NAPITEST_EXPLORE_TASKS=0    no choices between the tasks of a CPU
  *   NAPITEST_EXPLORE_ONLY=NAME  explore that scenario only
  *   NAPITEST_EXPLORE_POR=0      keep the points on stack-local data
+ *   NAPITEST_EXPLORE_ASYNC=N    the points where IRQs (1) or preemption
+ *                               (2) come back on, default 3
+ *                               (explore_async_point())
  *   NAPITEST_EXPLORE_BOUND=N    preemption bound
  *   NAPITEST_EXPLORE_WALKS=N    random walks, NAPITEST_EXPLORE_SEED=S
  *                               (default 1; printed)

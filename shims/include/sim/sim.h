@@ -137,7 +137,8 @@ bool sim_call_queue_pending(int cpu); /* anything queued, wakeups too */
 bool sim_call_queue_new(int cpu);
 /* its idle loop goes idle with its queue not empty: the first entry, or NULL */
 const char *sim_call_queue_stranded(int cpu);
-void sim_preempt_point(void);
+/* A preemption point; what names the kernel function it stands for. */
+void sim_preempt_point(const char *what);
 void sim_watchdog(void);
 /*
  * CPU hotplug (shims/sim/kernel/cpu.c): cpu_down() from control_cpu, ending in

@@ -29,6 +29,7 @@ static void reset_thread(struct exp_thread *t)
 	t->wait_owner = NULL;
 	t->wait_cond = NULL;
 	t->label = NULL;
+	t->async_kind = 0;
 	t->pending_irq = -1;
 	t->pending_ipi = -1;
 	t->file = NULL;

@@ -33,7 +33,8 @@ struct exp_thread {
 	void *wait_arg;
 	unsigned int wait_flags;
 	char wait_what[56];
-	const char *label; /* explore_point_named() */
+	const char *label; /* explore_point_named(), explore_async_point() */
+	int async_kind; /* yielded at explore_async_point(): EXPLORE_ASYNC_* */
 	int saved_cpu; /* sim_cur_cpu when it yielded */
 	int pending_irq; /* to deliver when it resumes */
 	int pending_ipi; /* the CPU whose IPIs it takes then */
@@ -67,7 +68,7 @@ struct exp_event {
 	int line;
 	const char *tree_file; /* and the tree's code it was in */
 	int tree_line;
-	char what[72]; /* a scheduler choice: what it chose */
+	char what[128]; /* a scheduler choice: what it chose */
 };
 
 /* program.c: the programs and the explorer's own side of the switch */
@@ -106,6 +107,8 @@ bool exp_is_preemption(int running, unsigned short en, int o);
 int exp_step_default(const struct exp_step *s);
 /* The cost of option o at step s against the preemption bound. */
 bool exp_step_preempts(const struct exp_step *s, int o);
+/* The options of program t's CPU at an explore_async_point() of kind. */
+unsigned short exp_async_options(int t, int kind);
 void exp_resume(int o);
 
 /* schedule.c: schedules as strings, the counterexample */
@@ -118,6 +121,7 @@ void exp_print_counterexample(FILE *f);
 extern unsigned int exp_bound;
 extern bool exp_task_choices; /* NAPITEST_EXPLORE_TASKS */
 extern bool exp_por; /* NAPITEST_EXPLORE_POR */
+extern unsigned int exp_async; /* NAPITEST_EXPLORE_ASYNC: the kinds on */
 extern unsigned long exp_por_skipped;
 extern bool exp_random_mode;
 int exp_rng_next(unsigned int n);

@@ -133,6 +133,47 @@ unsigned short exp_enabled_mask(void)
 	for (i = 0; i < NR_CPUS; i++)
 		if (ipi_can_arrive(i))
 			m |= 1u << (EXP_OPT_IPI + i);
+	/* At an explore_async_point(): that CPU's hardirq work, or go on. */
+	for (i = 0; i < exp_scn->nr_threads; i++)
+		if (exp_thr[i].async_kind)
+			return m &
+			       ((1u << i) |
+				exp_async_options(i, exp_thr[i].async_kind));
+	return m;
+}
+
+/*
+ * The hardirq work program t's CPU can take at an explore_async_point()
+ * of kind, as exp_enabled_mask() offers it there: with IRQs back on, its
+ * interrupts not yet delivered and its pending IPIs; at a preemption
+ * point, on PREEMPT_RT, its forced-threaded interrupts (their threads
+ * preempt there).  Evaluated by the program before it yields (t has
+ * yielded before: an interrupt needs something to interrupt).
+ */
+unsigned short exp_async_options(int t, int kind)
+{
+	const struct exp_thread *th = &exp_thr[t];
+	int cpu = th->a->cpu, i;
+	const struct sim_cpu *c = &sim_cpus[cpu];
+	unsigned short m = 0;
+
+	if (!th->file || th->pending_irq >= 0 || th->pending_ipi >= 0)
+		return 0;
+	for (i = 0; i < exp_scn->nr_irqs; i++) {
+		const struct explore_actor *irq = &exp_scn->irqs[i];
+
+		if (irq->cpu != cpu || exp_irq_done[i] ||
+		    !exp_irq_can_arrive(irq, c))
+			continue;
+		if (kind == EXPLORE_ASYNC_PREEMPT &&
+		    !(IS_ENABLED(CONFIG_PREEMPT_RT) && irq->threaded))
+			continue;
+		m |= 1u << (EXPLORE_MAX_THREADS + i);
+	}
+	if (kind == EXPLORE_ASYNC_IRQS_ON &&
+	    (c->ipi_pending & SIM_IPI_CALL_FUNC) && c->online && !c->irqs_off &&
+	    !c->hardirq)
+		m |= 1u << (EXP_OPT_IPI + cpu);
 	return m;
 }
 

@@ -40,7 +40,7 @@ void exp_run_irq(const struct explore_actor *irq)
 	sim_hardirq_enter();
 	irq->fn();
 	sim_hardirq_exit();
-	sim_preempt_point(); /* the interrupt return (irqentry_exit()) */
+	sim_preempt_point("the interrupt return: irqentry_exit_cond_resched()");
 }
 
 /*
@@ -78,6 +78,7 @@ static void yield_to_explorer(const char *file, int line)
 	/* The explorer chose this program again (cur was set by it). */
 	sim_cur_cpu = t->saved_cpu;
 	t->label = NULL;
+	t->async_kind = 0;
 	if (t->pending_irq >= 0) {
 		const struct explore_actor *irq =
 			&exp_scn->irqs[t->pending_irq];
@@ -104,6 +105,21 @@ void explore_point(const char *file, int line)
 {
 	if (exp_cur < 0)
 		return;
+	yield_to_explorer(file, line);
+}
+
+void explore_async_point(int kind, const char *what, const char *file, int line)
+{
+	struct exp_thread *t;
+
+	if (exp_cur < 0 || !sim_explore_active || !(exp_async & kind))
+		return;
+	t = &exp_thr[exp_cur];
+	/* On its own CPU (not another CPU's code it runs, as cpu_down()'s). */
+	if (sim_cur_cpu != t->a->cpu || !exp_async_options(exp_cur, kind))
+		return;
+	t->async_kind = kind;
+	t->label = what;
 	yield_to_explorer(file, line);
 }
 

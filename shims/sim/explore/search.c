@@ -51,6 +51,7 @@ const struct explore_scenario *exp_scn;
 unsigned int exp_bound;
 bool exp_task_choices = true; /* NAPITEST_EXPLORE_TASKS */
 bool exp_por = true; /* NAPITEST_EXPLORE_POR */
+unsigned int exp_async; /* NAPITEST_EXPLORE_ASYNC: EXPLORE_ASYNC_* kinds */
 unsigned long exp_por_skipped;
 bool exp_random_mode;
 static unsigned long exp_rng;
@@ -133,6 +134,10 @@ static void run_scenario(const struct explore_scenario *s,
 			   atoi(getenv("NAPITEST_EXPLORE_TASKS")) != 0;
 	exp_por = !getenv("NAPITEST_EXPLORE_POR") ||
 		  atoi(getenv("NAPITEST_EXPLORE_POR")) != 0;
+	exp_async =
+		getenv("NAPITEST_EXPLORE_ASYNC") ?
+			(unsigned int)atoi(getenv("NAPITEST_EXPLORE_ASYNC")) :
+			EXPLORE_ASYNC_IRQS_ON | EXPLORE_ASYNC_PREEMPT;
 	exp_por_skipped = 0;
 	max_schedules = s->max_schedules ? s->max_schedules : 200000;
 	if (getenv("NAPITEST_EXPLORE_SCHEDULES"))

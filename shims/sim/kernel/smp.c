@@ -91,7 +91,7 @@ void sim_deliver_ipi(int cpu)
 	}
 	/* The interrupted task: the interrupt return preempts it, if due. */
 	if (prev == cpu)
-		sim_preempt_point();
+		sim_preempt_point("the IPI's irqentry_exit_cond_resched()");
 	sim_switch_cpu(prev);
 }
 

@@ -159,7 +159,8 @@ void sim_spin_unlock(spinlock_t *lock, const char *file, int line)
 		lock->owner_task = NULL;
 		preempt_enable();
 	}
-	sim_preempt_point();
+	sim_preempt_point(rt ? "rt_spin_unlock(): migrate_enable()" :
+			       "spin_unlock(): preempt_enable()");
 }
 
 bool sim_lockdep_clean(void)

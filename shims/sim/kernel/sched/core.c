@@ -306,9 +306,8 @@ int wake_up_state(struct task_struct *p, unsigned int state)
 	}
 	WRITE_ONCE(p->__state, TASK_WAKING);
 	ttwu_queue(p, select_task_rq(p));
-	/* try_to_wake_up()'s closing preempt_enable(). */
 	if (p->cpu == sim_cpu_id())
-		sim_preempt_point();
+		sim_preempt_point("try_to_wake_up()'s preempt_enable()");
 	return 1;
 }
 
@@ -781,10 +780,10 @@ static bool rt_waits(void)
  * boosted) task over a normal one is no choice: check_preempt_curr()
  * set TIF_NEED_RESCHED at its wakeup.
  */
-static bool preempt_here(void)
+static bool preempt_here(const char *where)
 {
 	struct task_struct *p = current, *q;
-	char no[64], yes[64];
+	char no[128], yes[128];
 	const char *what[2] = { no, yes };
 
 	if (!explore_in_program() || rt_waits())
@@ -792,9 +791,9 @@ static bool preempt_here(void)
 	list_for_each_entry(q, &runqueue[sim_cpu_id()], run_list)
 		if (q != p)
 			break;
-	snprintf(no, sizeof(no), "%s keeps the CPU", p->comm);
-	snprintf(yes, sizeof(yes), "%s preempted (%s runnable)", p->comm,
-		 q->comm);
+	snprintf(no, sizeof(no), "%s keeps the CPU at %s", p->comm, where);
+	snprintf(yes, sizeof(yes), "%s preempted (%s runnable) at %s", p->comm,
+		 q->comm, where);
 	return explore_choose(EXPLORE_PREEMPT, 2, what) == 1;
 }
 
@@ -819,7 +818,7 @@ int sim_cond_resched(void)
 		return 0;
 	if (!current->ctx || !need_resched())
 		return 0;
-	if (!preempt_here())
+	if (!preempt_here("cond_resched()"))
 		return 0;
 	schedule();
 	return 1;
@@ -842,7 +841,8 @@ static bool resched_now(void)
 
 /*
  * Preemption points under FULL/RT, where the kernel has them, in task
- * context (not serving softirqs) with preemption and IRQs on:
+ * context (not serving softirqs) with preemption and IRQs on (what names
+ * the kernel function):
  * local_bh_enable(), spin_unlock(), preempt_enable() reaching zero,
  * spin_unlock_irq*() after the IRQ restore, the end of try_to_wake_up(),
  * the return from an interrupt (the explorer's and the IPIs) and the tick.
@@ -850,12 +850,20 @@ static bool resched_now(void)
  * PREEMPT_LAZY only for an RT waker: resched_now()); another task of the
  * CPU then blocks on the lock (shims/sim/kernel/locking/rtmutex.c).
  */
-void sim_preempt_point(void)
+void sim_preempt_point(const char *what)
 {
 	sim_watchdog();
-	if (sim_preempt < SIM_PREEMPT_FULL || !current->ctx || sim_in_atomic())
+	if (sim_preempt < SIM_PREEMPT_FULL || sim_in_atomic())
 		return;
-	if (need_resched() && resched_now() && preempt_here())
+	/*
+	 * A forced-threaded handler whose hardirq came while preemption (or
+	 * BH, or an RT lock's RCU section) held its thread off: its thread
+	 * (SCHED_FIFO) preempts here (the explorer's choice).
+	 */
+	explore_async_point(EXPLORE_ASYNC_PREEMPT, what, __FILE__, __LINE__);
+	if (!current->ctx)
+		return;
+	if (need_resched() && resched_now() && preempt_here(what))
 		__schedule(SM_PREEMPT, __FILE__, __LINE__);
 }
 
@@ -866,7 +874,7 @@ void sim_preempt_point(void)
 void sim_preempt_enable(void)
 {
 	if (!--sim_this()->preempt_disable)
-		sim_preempt_point();
+		sim_preempt_point("preempt_enable(): preempt_schedule()");
 }
 
 /*
@@ -877,7 +885,7 @@ void sim_tick(int cpu)
 {
 	jiffies++;
 	if (cpu == sim_cpu_id())
-		sim_preempt_point();
+		sim_preempt_point("the tick's irqentry_exit_cond_resched()");
 }
 
 bool sim_runqueue_empty(int cpu)
