@@ -19,6 +19,8 @@
  *       (load balancing)                                   (patch 11, V31)
  *   (h) a forced-threaded device interrupt (SCHED_FIFO) vs a NAPI
  *       thread's BH section: on RT it preempts, blocks, boosts
+ *   (i) a local device interrupt vs process_backlog() completing the
+ *       backlog (patch 14, V18)
  *
  * Properties, on every schedule, after the machine is run to quiescence:
  * no packet lost or duplicated, no WARN or pr_warn_once, the context
@@ -624,9 +626,10 @@ static const struct explore_scenario scn_e = {
 	.invariant = backlog_listed_invariants,
 	.random_walks = 50,
 	/*
-	 * Bound 3 needs up to 278000 schedules (rps-threads) since the smpboot
+	 * Bound 3 needs up to 331408 schedules (rt-rps) since the smpboot
 	 * threads run the tree's own smpboot_thread_fn() (its
-	 * set_current_state() calls are explorer points).
+	 * set_current_state() calls are explorer points) and IRQs or
+	 * preemption coming back on are points too (explore_async_point()).
 	 */
 	.max_schedules = 400000,
 };
@@ -895,6 +898,52 @@ static void explore_h_irq_thread_vs_napi_thread_bh(void **state)
 	explore_expect_none(&scn_h);
 }
 
+/*
+ * (i) V18 where it races: CPU 1's backlog holds a packet (NET_RX left to
+ * ksoftirqd/1) and CPU 1's device interrupt queues another (netif_rx(),
+ * local) at any point where CPU 1 takes interrupts, among them the moment
+ * process_backlog() turns IRQs back on after finding input_pkt_queue
+ * empty (backlog_unlock_irq_enable(): the irq-on point of the explorer).
+ * process_backlog() completes the backlog (clears NAPI_STATE_SCHED) under
+ * the backlog lock with IRQs off, so that packet either finds SCHED clear
+ * and schedules the backlog again, or is spliced before the completion.
+ */
+static void i_setup(void)
+{
+	int prev;
+
+	boot();
+	wake_ksoftirqd1();
+	/* Its wakeup, queued on idle CPU 1's wake list, is done: running. */
+	sim_idle_flush(1);
+	prev = sim_switch_cpu(1);
+	device_irq_local_rx();
+	sim_switch_cpu(prev);
+	if (!(sim_cpus[1].softirq_pending & BIT(NET_RX_SOFTIRQ)))
+		sim_bug(__FILE__, __LINE__,
+			"scenario i: NET_RX not left to ksoftirqd/1");
+}
+
+static const struct explore_scenario scn_i = {
+	.name = "i_v18_backlog_completion_vs_local_irq",
+	.setup = i_setup,
+	.nr_threads = 1,
+	.threads = {
+		{ 1, run_cpu1, "CPU1 ksoftirqd / backlog_napi" },
+	},
+	.nr_irqs = 1,
+	.irqs = { { 1, irq_local_rx, "CPU1 IRQ netif_rx()", .threaded = true } },
+	.check = check_quiescent,
+	.invariant = backlog_listed_is_scheduled,
+	.random_walks = 50,
+};
+
+static void explore_i_v18_backlog_completion_vs_local_irq(void **state)
+{
+	(void)state;
+	explore_expect_none(&scn_i);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -910,6 +959,7 @@ int main(void)
 		cmocka_unit_test(
 			explore_g_unbound_napi_thread_migrates_between_polls),
 		cmocka_unit_test(explore_h_irq_thread_vs_napi_thread_bh),
+		cmocka_unit_test(explore_i_v18_backlog_completion_vs_local_irq),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
