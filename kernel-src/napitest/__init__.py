@@ -17,8 +17,10 @@
   cmocka_output  cmocka's output, with or without arrival times
                  (tools/results, cases, the hunk matrix)
   run_record     a suite run's record (tools/run-suite, tools/results)
-  kunit_run      kunit/run's output: its "raw KTAP:" line
-                 (tools/differential, kunit/headline, kunit/smp)
+  kunit_run      kunit/run's questions: what the tree has (the
+                 extractor's present.h, its Kconfig), kunit.py's output,
+                 and kunit/run's own "raw KTAP:" line (tools/differential,
+                 kunit/headline, kunit/smp)
   explore_output the explorer's figures and verdict lines
                  (tools/determinism-check, bench/explore)
   matrix_tsv     build/hunk-matrix/matrix.tsv (the hunk matrix, its
@@ -33,7 +35,8 @@
   headline   build/kunit-smp/headline.tsv and the two Summary claims it
              decides (kunit/headline, make verdicts)
   ktap, junit    KTAP and JUnit XML writers (tools/results); ktap also
-                 reads a KUnit console's results (kunit/run, kunit/smp)
+                 reads a KUnit console's results (kunit/run: whether
+                 KUnit started and finished, its summary; kunit/smp)
   markdown   table cells and rows as the reports write them (the hunk
              matrix)
   compiler   a failed build's first error (tools/build-report, the hunk

@@ -562,6 +562,23 @@ def write_if_changed(path, text):
     os.replace(tmp, path)
 
 
+PRESENT_HAVE = re.compile(r"^#define EXTRACTED_HAVE_(\w+) ([01])$", re.M)
+
+
+def present_macro(name):
+    """The EXTRACTED_HAVE_<macro> name of a manifest entry."""
+    return name.replace(".", "_")
+
+
+def read_present(path):
+    """present.h's answers, {manifest name with "." as "_": bool}: the one
+    reader of what generate() writes there (kunit/run asks it what a tree
+    has, through napitest.kunit_run)."""
+    with open(path) as f:
+        return {m.group(1): m.group(2) == "1"
+                for m in PRESENT_HAVE.finditer(f.read())}
+
+
 def outputs(manifests):
     """The files generate() writes under its --out for these manifests
     (merged, as for a seed tree), relative to --out: the build's list of
@@ -747,7 +764,7 @@ def _generate(tree, manifest, out, dep_target, tag_cache):
     for rel, entries in parse_manifest(manifest):
         for e in entries:
             have = 1 if e.name in found else 0
-            macro = e.name.replace(".", "_")
+            macro = present_macro(e.name)
             present.append(f"#define EXTRACTED_HAVE_{macro} {have}\n")
     present.append("#endif\n")
     write_if_changed(os.path.join(gen, "present.h"), "".join(present))

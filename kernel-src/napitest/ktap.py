@@ -7,6 +7,9 @@ kunit/smp's totals).
       per log: each suite's counts and not ok lines, all suites'
   python3 -m napitest.ktap totals LOG...
       all suites' counts of each log, on one line
+  python3 -m napitest.ktap started|booted LOG...
+      exit 0 if each log shows KUnit's KTAP header (started), and a
+      result line too (booted); 1 if not, or if a log cannot be read
 
 The writer: readable by kunit.py parse.  One subtest per CTest test (a
 suite binary in one configuration), one result line per cmocka test.
@@ -99,13 +102,23 @@ class SuiteResult:
             " ".join(f"{k}:{c[k]}" for k in KEYS)
 
 
+# A console line's printk timestamp, "[    1.234567] ", if it has one.
+TIMESTAMP = re.compile(r"^\[[^]]*\] ?")
+
+
+def console_lines(text):
+    """The console's lines without their printk timestamps."""
+    return [TIMESTAMP.sub("", ln) for ln in text.splitlines()]
+
+
 def suites(text):
     """The suites of a console log's KTAP, in order; [] if it has none.
     The top level is the indentation of the first "KTAP version" line; a
     suite's cases are the result lines one level in (a parameterised
-    case's own results, further in, are counted by KUnit's stats line)."""
+    case's own results, further in, are counted by KUnit's stats line).
+    printk timestamps are left out (console_lines())."""
     out, cur, top = [], None, None
-    for line in text.splitlines():
+    for line in console_lines(text):
         if top is None:
             if START.match(line):
                 top = len(line) - len(line.lstrip())
@@ -135,6 +148,19 @@ def suites(text):
     if cur is not None:
         out.append(cur)
     return out
+
+
+def started(text):
+    """The console shows KUnit's KTAP header: KUnit started."""
+    return any(START.match(ln) for ln in console_lines(text))
+
+
+def booted(text):
+    """kunit/run's test of a boot: KUnit started and printed at least one
+    result line."""
+    lines = console_lines(text)
+    return any(START.match(ln) for ln in lines) and \
+        any(RESULT.match(ln) for ln in lines)
 
 
 def totals(results):
@@ -176,12 +202,25 @@ def main(argv=None):
         description="KUnit console logs' KTAP results (kunit/run, "
         "kunit/smp)")
     ap.add_argument("--prog", default="napitest.ktap")
-    ap.add_argument("cmd", choices=["summary", "totals"],
+    ap.add_argument("cmd", choices=["summary", "totals", "started",
+                                    "booted"],
                     help="summary: per log, its name, each suite's counts "
                     "and not ok lines, all suites'; totals: all suites' "
-                    "counts of each log, on one line")
+                    "counts of each log, on one line; started, booted: "
+                    "exit 0 if every log shows KUnit's KTAP header "
+                    "(started), and a result line (booted), 1 if not")
     ap.add_argument("logs", nargs="+", metavar="LOG")
     a = ap.parse_args(argv)
+    if a.cmd in ("started", "booted"):
+        test = started if a.cmd == "started" else booted
+        for p in a.logs:
+            try:
+                with open(p, errors="replace") as f:
+                    if not test(f.read()):
+                        return 1
+            except OSError:
+                return 1
+        return 0
     texts = [read(p, a.prog) for p in a.logs]
     if a.cmd == "totals":
         print(" ".join(totals_text(suites(t)) for t in texts))
