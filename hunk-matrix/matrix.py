@@ -761,8 +761,7 @@ def write_guards(hunks, patched, args):
     invs = INV.load()
     located = HL.locate(patched)
     subjects = {h.id: h.subject for h in HL.series_hunks()}
-    rows = ["\t".join(["hunk", "patch", "subject", "file", "function",
-                       "result", "on_patched", "invariants", "tests"])]
+    rows = []
     for h in hunks:
         killers = set(h.killers) | set(getattr(h, "group_killers", ()) or ())
         tests = sorted({k.split(":", 2)[2] for k in killers
@@ -770,12 +769,10 @@ def write_guards(hunks, patched, args):
                         .startswith("(")})
         ids = sorted({INV.invariant_of(t, invs) for t in tests} - {None},
                      key=lambda i: int(i[1:]))
-        rows.append("\t".join([h.id, h.patch[:4], subjects.get(h.id, ""),
-                               h.path, h.func, h.result,
-                               located.get(h.id, "missing"),
-                               " ".join(ids) or "-",
-                               " ".join(tests) or "-"]))
-    text = "\n".join(rows) + "\n"
+        rows.append([h.id, h.patch[:4], subjects.get(h.id, ""),
+                     h.path, h.func, h.result, located.get(h.id, "missing"),
+                     " ".join(ids) or "-", " ".join(tests) or "-"])
+    text = INV.guards_text(rows)
     with open(os.path.join(OUT, "guards.tsv"), "w") as f:
         f.write(text)
     if not args.only:

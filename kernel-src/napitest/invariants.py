@@ -83,6 +83,10 @@ def invariant_of(test, invs=None):
     return None
 
 
+GUARD_COLUMNS = ("hunk", "patch", "subject", "file", "function", "result",
+                 "on_patched", "invariants", "tests")
+
+
 class Guard:
     """One row of guards.tsv: a hunk and the invariants whose tests fail
     without it (the hunk matrix's kill table)."""
@@ -93,17 +97,30 @@ class Guard:
         self.invariants = inv.split() if inv != "-" else []
 
 
+def guards_text(rows):
+    """guards.tsv's text (make hunk-matrix writes it): rows are lists of
+    GUARD_COLUMNS' cells."""
+    lines = ["\t".join(GUARD_COLUMNS)]
+    for row in rows:
+        if len(row) != len(GUARD_COLUMNS):
+            raise ValueError(f"a guard row of {len(row)} cells: {row}")
+        lines.append("\t".join(row))
+    return "\n".join(lines) + "\n"
+
+
 def load_guards(path=GUARDS):
     """[Guard] in series order."""
     out = []
+    n_cols = len(GUARD_COLUMNS)
     with open(path, encoding="utf-8") as f:
         head = f.readline().rstrip("\n").split("\t")
-        if head[:2] != ["hunk", "patch"] or len(head) != 9:
+        if tuple(head) != GUARD_COLUMNS:
             raise ValueError(f"{path}: not a guard table (header {head})")
         for n, line in enumerate(f, 2):
             row = line.rstrip("\n").split("\t")
-            if len(row) != 9:
-                raise ValueError(f"{path}:{n}: {len(row)} fields, expected 9")
+            if len(row) != n_cols:
+                raise ValueError(f"{path}:{n}: {len(row)} fields, "
+                                 f"expected {n_cols}")
             out.append(Guard(row))
     return out
 

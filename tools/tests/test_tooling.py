@@ -158,6 +158,19 @@ class Catalogue(unittest.TestCase):
                 self.assertTrue(x.invariants, x.hunk)
         self.assertEqual(g["14.8"].on_patched, "present")
 
+    def test_guards_written_as_read(self):
+        """The hunk matrix writes guards.tsv with guards_text(), the
+        format load_guards() reads: the committed table round-trips."""
+        path = invariants.GUARDS
+        with open(path, encoding="utf-8") as f:
+            committed = f.read()
+        rows = [[g.hunk, g.patch, g.subject, g.path, g.function, g.result,
+                 g.on_patched, " ".join(g.invariants) or "-", g.tests]
+                for g in invariants.load_guards(path)]
+        self.assertEqual(invariants.guards_text(rows), committed)
+        with self.assertRaises(ValueError):
+            invariants.guards_text([["1.1", "0001"]])
+
 
 class Results(unittest.TestCase):
     def test_cmocka_failure(self):
