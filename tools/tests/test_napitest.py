@@ -497,6 +497,38 @@ class TestResultsAndPatches(Fixture):
         self.assertNotIn("@@ -10,2", patches.render(files, {(0, 1)}))
         self.assertNotIn("g.c", patches.render(files, {(1, 0)}))
 
+    def test_apply_exactly_or_not_at_all(self):
+        """patches.apply(): prepare-tree's and series-check's "apply with
+        no fuzz".  An offset is refused as firmly as fuzz or a failed
+        hunk, and a patch refused leaves the tree as it was."""
+        from napitest import patches
+        f = os.path.join(self.tree, "f.c")
+        lines = [f"line {i};\n" for i in range(1, 21)]
+        p = os.path.join(self.dir, "0001-f.patch")
+        write(p, "diff --git a/f.c b/f.c\n--- a/f.c\n+++ b/f.c\n"
+              "@@ -9,3 +9,3 @@\n line 9;\n-line 10;\n+LINE 10;\n line 11;\n")
+
+        def check(text, error):
+            write(f, text)
+            got = patches.apply(self.tree, p)
+            with open(f) as fh:
+                after = fh.read()
+            if error is None:
+                self.assertIsNone(got)
+                self.assertIn("LINE 10;", after)
+            else:
+                self.assertRegex(got or "", error)
+                self.assertEqual(after, text)
+
+        check("".join(lines), None)
+        # the same lines two further down: patch would apply it at 11
+        check("extra 1;\nextra 2;\n" + "".join(lines), r"offset")
+        # a context line changed: patch with --fuzz=0 refuses the hunk
+        check("".join(lines).replace("line 9;", "line nine;"), r"FAILED")
+        # applied already
+        check("".join(lines).replace("line 10;", "LINE 10;"), r"FAILED|"
+              r"[Rr]eversed|previously applied")
+
     def test_patch_files_the_tree_paths_written(self):
         """make check's key takes the series' files from files()."""
         from napitest import patches
