@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -56,7 +57,7 @@ def read(path):
 
 
 def run(*args, cwd=KUNIT):
-    return subprocess.run(["python3", "-m", *args], cwd=cwd,
+    return subprocess.run([sys.executable, "-m", *args], cwd=cwd,
                           capture_output=True, text=True)
 
 
