@@ -112,6 +112,8 @@ static unsigned int run_rearming_loop(bool ticks, bool wakes)
 	__raise_softirq_irqoff(TIMER_SOFTIRQ);
 	local_irq_enable();
 	sim_run_softirqs();
+	/* __do_softirq() returns with IRQs as its caller had them: on. */
+	assert_false(irqs_disabled());
 	/* The rest is left pending, for ksoftirqd, which was woken. */
 	assert_true(local_softirq_pending() & BIT(TIMER_SOFTIRQ));
 	assert_true(task_is_running(ksd));
