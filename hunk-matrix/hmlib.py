@@ -281,7 +281,7 @@ class Worker:
             shutil.rmtree(gen, ignore_errors=True)
             ext, err = extract(self.tree, gen)
             if ext is None:
-                return False, err
+                return False, self.message(err)
         src = os.path.join(gen, "extracted")
         dst = os.path.join(self.pre, "extracted")
         # The extraction names its tree (present.h, #line): name one
@@ -318,11 +318,24 @@ class Worker:
         # The compiler's or the linker's own line: not the command (its
         # -Werror= flags), not collect2's summary.
         err = compiler.first_error((r.stdout + r.stderr).splitlines())
-        if err and err.startswith(os.path.join(TREE_NAME, "")):
-            err = self.display_column(err[len(TREE_NAME) + 1:])
-        # The tree's file:line, not the worker's scratch path.
-        return False, (err or r.stdout[-300:].strip()).replace(
-            os.path.join(self.tree, ""), "")
+        at_tree = err and err.startswith(os.path.join(TREE_NAME, ""))
+        msg = self.message(err or r.stdout[-300:].strip())
+        return False, self.display_column(msg) if at_tree else msg
+
+    def message(self, msg):
+        """A build's or an extraction's message in the tree's terms
+        (napitest.compiler.tree_paths()): the tree's file:line wherever
+        the extraction's fixed tree name (TREE_NAME, whose files are
+        empty), the worker's tree or a line of the extraction appears,
+        and no path of the worker's build dir or the scratch directory."""
+        pre = os.path.join(self.pre, "extracted")
+
+        def read(rel):
+            with open(os.path.join(pre, rel), encoding="utf-8",
+                      errors="surrogateescape") as fh:
+                return fh.read()
+        return compiler.tree_paths(msg, [TREE_NAME, self.tree],
+                                   [self.bdir, SCRATCH], (pre, read))
 
     def display_column(self, err):
         """err ("FILE:LINE:COL: ...", FILE in the tree) with COL as GCC
