@@ -389,14 +389,21 @@ class Worker:
             failed.add(f"{suite}:{cfg}:(exit {r.returncode})")
         return failed
 
-    def evaluate(self, files, baseline_fail, order, full=False, gen=None):
+    def evaluate(self, files, baseline_fail, order, full=False, gen=None,
+                 dead=None):
         """baseline_fail: set of test ids failing on the reference tree, or
-        a callable (suite, cfg) -> that set for one binary."""
+        a callable (suite, cfg) -> that set for one binary.  dead: None,
+        or a callable called once when the cheap suites of every
+        configuration killed nothing, before the expensive ones (the
+        explorer's) run: when it says the variant compiles to the
+        reference's code (its dead-code check), the result is "survived"
+        without them (the caller then reports it as equivalent, which a
+        run of the explorer on the same code could not change)."""
         base = baseline_fail if callable(baseline_fail) else \
             (lambda s, c: baseline_fail)
-        return self._evaluate(files, base, order, full, gen)
+        return self._evaluate(files, base, order, full, gen, dead)
 
-    def _evaluate(self, files, base, order, full, gen):
+    def _evaluate(self, files, base, order, full, gen, dead=None):
         self.hung = False
         ok, err = self.prepare(files, gen)
         if not ok:
@@ -419,6 +426,10 @@ class Worker:
             [(c, s) for c in CONFIGS for s in suites if not cheap(s)]
         touched, together, tried = set(), set(), set()
         for cfg, suite in pairs:
+            if dead and not killers and not hangs and not cheap(suite):
+                if dead():
+                    return "survived", set(), ""
+                dead = None
             ok = cfg in together
             if not ok and cfg in touched and cfg not in tried:
                 tried.add(cfg)

@@ -285,22 +285,30 @@ class Matrix:
         self.ref_cache = H.Once()
         self.memo = H.Once()
         self.ref_objs = H.Once()
+        self.objs_memo = H.Once()
         # verdicts of earlier runs with the same inputs
         self.cache = H.verdicts()
         self.reused = self.n_run = 0
+        self.hung = False  # whether a verdict met the wall-clock guard
         self.workers = []
         self.order = H.KillOrder(H.suites())
 
     # -- parse ------------------------------------------------------------
 
-    def parse(self):
-        """The trees, the series' states after each prefix, the hunks
-        (all, and those --only keeps)."""
+    def parse_inputs(self):
+        """The trees (base and patched) and the series' names: with the
+        repository, the system and the mode, every input of the run
+        (run_key())."""
         self.base = H.prepare_tree("base")
         self.patched = H.prepare_tree("patched")
+        self.base_files = H.read_files(self.base)
         self.patched_files = H.read_files(self.patched)
         self.series = napitest.series.names(os.path.join(H.PATCHES,
                                                          "series"))
+
+    def parse(self):
+        """The series' states after each prefix, the hunks (all, and
+        those --only keeps)."""
         self.parsed = [napitest.patches.parse(os.path.join(H.PATCHES, p))
                        for p in self.series]
         self.apply_states()
@@ -511,6 +519,63 @@ class Matrix:
             H.log(f"{h.id:6} {h.result:12} {h.method[:50]:50} "
                   f"{h.func[:30]:30} {getattr(h, 'equiv', '')[:50]}")
 
+    # -- a whole run's record ---------------------------------------------
+
+    # A hunk's attributes a report reads (not its files, not its gen dir).
+    RECORD_SKIP = ("files", "gen")
+
+    def run_key(self):
+        """The key of the whole run's result: the base and patched trees'
+        files, the mode (the repository, with the series' patches, and
+        the system are in every key: napitest.verdict_cache)."""
+        a = self.args
+        return self.cache.key("run", self.base_files, self.patched_files,
+                              f"full={a.full} no_groups={a.no_groups} "
+                              f"only={a.only}")
+
+    def replay_run(self):
+        """Whether an earlier run with the same inputs left its result:
+        its hunks, their verdicts and the baseline's failing tests are
+        then read back (no tree made, nothing extracted, built or run)."""
+        t = time.time()
+        rec = self.cache.get(self.run_key())
+        if rec is None:
+            return False
+        self.hunks = []
+        for d in rec["hunks"]:
+            h = Hunk.__new__(Hunk)
+            h.__dict__.update(d)
+            h.fidx = tuple(h.fidx)
+            for k in ("killers", "group_killers"):
+                if k in d:
+                    setattr(h, k, set(d[k]))
+            self.hunks.append(h)
+        self.all_hunks = self.hunks
+        self.base_fail = set(rec["base_fail"])
+        self.reused = self.n_run = rec["n_run"]
+        self.timing["run reused"] = time.time() - t
+        H.log(f"hunk-matrix: every verdict read back ({len(self.hunks)} "
+              "hunks): an earlier run had the same inputs")
+        return True
+
+    def store_run(self):
+        """Keep the run's result by its inputs (run_key()), unless a
+        verdict met the wall-clock hang guard (not stored: a quieter run
+        may give another)."""
+        if self.hung or any(h.result == "hang" for h in self.hunks):
+            return
+        hunks = []
+        for h in self.hunks:
+            d = {k: v for k, v in h.__dict__.items()
+                 if k not in self.RECORD_SKIP}
+            for k in ("killers", "group_killers"):
+                if k in d:
+                    d[k] = sorted(d[k])
+            hunks.append(d)
+        self.cache.put(self.run_key(), {"hunks": hunks,
+                                        "base_fail": sorted(self.base_fail),
+                                        "n_run": self.n_run})
+
     # -- baseline ---------------------------------------------------------
 
     def start(self, todo):
@@ -557,22 +622,27 @@ class Matrix:
 
     # -- build + run ------------------------------------------------------
 
-    def run_variant(self, w, files, prefix, gen=None):
+    def run_variant(self, w, files, prefix, gen=None, dead=None):
         """(result, killers, detail) of one tree.  The same tree comes back
         (every hunk of a patch tries the whole patch left out): evaluated
         once, by the first worker that needs it (another that needs it
         meanwhile waits for its result).  w None: from the verdict cache
         only (H.Miss when it lacks it)."""
-        key = (prefix, H.files_digest(files))
-        return self.memo.get(key, lambda: self.variant_verdict(
-            w, files, prefix, gen))
+        what = extraction_digest(gen) or "files:" + H.files_digest(files)
+        return self.memo.get((prefix, what, dead is not None),
+                             lambda: self.variant_verdict(
+                                 w, files, prefix, gen, what, dead))
 
-    def variant_verdict(self, w, files, prefix, gen):
+    def variant_verdict(self, w, files, prefix, gen, what, dead=None):
         """run_variant()'s verdict: from the verdict cache, else built and
-        run (and stored, unless a binary met the wall-clock guard)."""
-        key = self.cache.key("variant-full" if self.args.full else
-                             "variant", files, str(prefix),
-                             self.ref_files(prefix))
+        run (and stored, unless a binary met the wall-clock guard).  By
+        what is built (the extraction, which is all a build compiles of
+        the tree: two trees whose extractions are byte for byte the same
+        give the same binaries), else by the tree's files (no
+        extraction: its error is the verdict)."""
+        kind = "variant-full" if self.args.full else "variant"
+        key = self.cache.key(kind + ("-dead" if dead else ""), what,
+                             str(prefix), self.ref_files(prefix))
 
         def compute():
             if w is None:
@@ -580,12 +650,36 @@ class Matrix:
             bl = (self.base_fail if prefix is None
                   else self.prefix_baseline(w, prefix))
             res, killers, detail = w.evaluate(files, bl, self.order,
-                                              full=self.args.full, gen=gen)
+                                              full=self.args.full, gen=gen,
+                                              dead=dead and (lambda: dead(w)))
+            if w.hung:
+                self.hung = True
             return [res, sorted(killers), detail], w.hung
         res, killers, detail = self.cache.verdict(key, compute)
         return res, set(killers), detail
 
+    def dead_before_explorer(self, h):
+        """run_variant()'s dead callback for h (None: none): its
+        extraction differs from its reference's (the patched tree's) in
+        all.c alone, #line directives aside, so that every suite binary
+        compiles the reference's code but for all.c; then whether all.c
+        compiles to the reference's objects (same_objects()).  Not with
+        --full (every suite's list of killing tests)."""
+        if self.args.full or h.prefix is not None or not h.gen:
+            return None
+        ext = read_extraction(h.gen)
+        ref = self.reference(None)[0]
+        if ext is None or H.nolines({k: v for k, v in ext.items()
+                                     if k != "all.c"}) != \
+                H.nolines({k: v for k, v in ref.items() if k != "all.c"}):
+            return None
+        return lambda w: self.same_objects(w, h)
+
     def same_objects(self, w, h):
+        """_same_objects(), once per hunk and run."""
+        return self.objs_memo.get(h.id, lambda: self._same_objects(w, h))
+
+    def _same_objects(self, w, h):
         """Whether h's extraction compiles to the objects of its
         reference's in every configuration: compared configuration by
         configuration, stopping at the first that differs; the
@@ -640,7 +734,8 @@ class Matrix:
             H.log(f"  {h.id:6} {h.result:13} {h.seconds:5.1f}s"
                   + (" (reused)" if w is None else ""))
             return
-        res, killers, detail = self.run_variant(w, h.files, h.prefix, h.gen)
+        res, killers, detail = self.run_variant(
+            w, h.files, h.prefix, h.gen, self.dead_before_explorer(h))
         h.result, h.killers = res, killers
         if detail:
             h.detail = detail
@@ -670,11 +765,13 @@ class Matrix:
             tag = h.id + "+" + "+".join(g.id for g in grp[1:])
             if len(grp) > 2:
                 tag = h.id + "+patch"
+            tg = time.time()
             files, prefix, motion, gdir = self.classify_one(h, grp, tag)
             if motion:
                 r2, k2 = "equivalent (code motion: same definitions)", set()
             else:
                 r2, k2, _ = self.run_variant(w, files, prefix, gdir)
+            H.log(f"    group {tag}: {r2} ({time.time() - tg:.1f}s)")
             if r2 != "killed-build":
                 h.group = ("whole patch " + h.patch[:4]
                            if tag.endswith("+patch") else
@@ -741,16 +838,53 @@ class Matrix:
 
 def main():
     m = Matrix(parse_args())
-    m.parse()
-    m.classify()
-    if m.args.classify_only:
-        m.print_classification()
-        return 0
-    todo = m.replay([h for h in m.hunks if h.result == "run"])
-    m.start(todo)
-    m.run(todo)
+    m.parse_inputs()
+    if m.args.classify_only or not m.replay_run():
+        m.parse()
+        m.classify()
+        if m.args.classify_only:
+            m.print_classification()
+            return 0
+        todo = m.replay([h for h in m.hunks if h.result == "run"])
+        m.start(todo)
+        m.run(todo)
+        m.store_run()
+    m.timing["total"] = time.time() - m.t0
     listed, problems = m.cross_check()
     return m.report(listed, problems)
+
+
+def read_extraction(gen):
+    """{relpath: text} of gen/extracted/ (its depfile aside) with the
+    tree it names written as TREE (hmlib.extract()'s form); None when
+    there is none."""
+    src = os.path.join(gen or "", "extracted")
+    try:
+        with open(os.path.join(src, "present.h")) as fh:
+            m = re.search(r'^#define EXTRACTED_TREE "(.*)"', fh.read(),
+                          re.M)
+    except OSError:
+        return None
+    if not m:
+        return None
+    texts = {}
+    for d, _, fs in os.walk(src):
+        for f in fs:
+            if not f.endswith(".d"):
+                p = os.path.join(d, f)
+                with open(p, encoding="utf-8",
+                          errors="surrogateescape") as fh:
+                    texts[os.path.relpath(p, src)] = \
+                        fh.read().replace(m.group(1), "TREE")
+    return texts
+
+
+def extraction_digest(gen):
+    """Digest of the extraction in gen as a worker builds it (the tree
+    it names written as one name: hmlib.Worker.prepare()); None when
+    there is none."""
+    ext = read_extraction(gen)
+    return None if ext is None else "extraction:" + H.files_digest(ext)
 
 
 def write_guards(hunks, patched, args):
