@@ -232,9 +232,11 @@ class HeadlineTest(unittest.TestCase):
     """kunit/headline's expectations over recorded counter lines."""
 
     BASE = dict(n="2048", delivered="2048", received_rps="2048",
-                post_flush_warn="1", rps_net_rx="2048", defer_net_rx="62")
+                post_flush_warn="1", rps_net_rx="2048", defer_net_rx="62",
+                threads="0", ktap="ok")
     PATCHED = dict(n="2048", delivered="2048", received_rps="0",
-                   post_flush_warn="0", rps_net_rx="0", defer_net_rx="0")
+                   post_flush_warn="0", rps_net_rx="0", defer_net_rx="0",
+                   threads="1", ktap="ok")
 
     def setUp(self):
         self.m = kunit_headline
@@ -329,7 +331,7 @@ class HeadlineTest(unittest.TestCase):
         b = dict(self.BASE, post_flush_warn="n/a")
         res = {("base", "rt"): self.BASE, ("patched", "rt"): self.PATCHED,
                ("base", "preempt"): b,
-               ("patched", "preempt"): dict(b, received_rps="1")}
+               ("patched", "preempt"): b}
         self.assertEqual(self.m.verdict(res), [])
         res[("base", "preempt")] = dict(b, received_rps="3")
         bad = self.m.verdict(res)
@@ -456,6 +458,87 @@ class HeadlineTest(unittest.TestCase):
             res[("patched", "preempt+threads")] = dict(new, **{key: v})
             self.assertEqual(self.m.verdict(res),
                              [f"patched preempt+threads: {want}"])
+
+    def full(self):
+        """A run of every kernel word as expected: base and patched,
+        rt, preempt and preempt+threads."""
+        b = dict(self.BASE, post_flush_warn="n/a")
+        return {("base", "rt"): self.BASE, ("patched", "rt"): self.PATCHED,
+                ("base", "preempt"): b, ("patched", "preempt"): b,
+                ("base", "preempt+threads"): b,
+                ("patched", "preempt+threads"): dict(self.PATCHED,
+                                                     post_flush_warn="n/a")}
+
+    def test_a_failed_kunit_case_fails_whatever_the_counters(self):
+        # run_one() records kunit/run's non-zero exit as ktap=FAIL; the
+        # counters of a failed case are not evidence of anything
+        self.assertEqual(self.m.verdict(self.full()), [])
+        for col in self.full():
+            for ktap in ("FAIL", None):
+                res = self.full()
+                res[col] = dict(res[col], ktap=ktap)
+                if ktap is None:
+                    del res[col]["ktap"]
+                bad = self.m.verdict(res)
+                self.assertEqual(len(bad), 1, (col, bad))
+                self.assertTrue(bad[0].startswith(
+                    f"{col[0]} {col[1]}: KUnit case "), bad)
+
+    def test_main_exits_1_on_a_failed_kunit_case(self):
+        out = tempfile.mkdtemp(prefix="napitest-headline-")
+        self.addCleanup(shutil.rmtree, out)
+        for ktap, rc in (("ok", 0), ("FAIL", 1)):
+            rows = {"base": self.BASE,
+                    "patched": dict(self.PATCHED, ktap=ktap)}
+            with mock.patch.object(self.m.sys, "argv", [
+                    "kunit/headline", "--out", out, "--kernels", "rt"]), \
+                    mock.patch.object(self.m, "run_one",
+                                      lambda t, k, o: (rows[t], 0)), \
+                    mock.patch.object(self.m.sys, "stdout", io.StringIO()):
+                self.assertEqual(self.m.main(), rc, ktap)
+
+    def test_patched_must_be_zero_counters_and_delivery(self):
+        for col in (("patched", "rt"), ("patched", "preempt+threads")):
+            for key in ("received_rps", "post_flush_warn", "rps_net_rx",
+                        "defer_net_rx"):
+                res = self.full()
+                res[col] = dict(res[col], **{key: "1"})
+                self.assertEqual(self.m.verdict(res),
+                                 [f"{col[0]} {col[1]}: {key}=1, expected 0"])
+            res = self.full()
+            res[col] = dict(res[col], delivered="2047")
+            self.assertEqual(self.m.verdict(res),
+                             [f"{col[0]} {col[1]}: delivered 2047 of 2048"])
+
+    def test_patched_non_rt_default_command_line_keeps_the_csd_path(self):
+        # net/core/dev.c: use_backlog_threads() without thread_backlog_napi
+        # is off on non-RT, so the RPS flood still runs the csd
+        res = self.full()
+        res[("patched", "preempt")] = dict(res[("patched", "preempt")],
+                                           received_rps="0")
+        self.assertEqual(self.m.verdict(res), [
+            "patched preempt: received_rps=0 for n=2048: the default "
+            "command line must keep the RPS csd path (threads off)"])
+
+    def test_a_row_without_threads_fails_the_threads_checks(self):
+        for col in (("patched", "rt"), ("patched", "preempt"),
+                    ("patched", "preempt+threads")):
+            res = self.full()
+            res[col] = {x: y for x, y in res[col].items() if x != "threads"}
+            bad = self.m.verdict(res)
+            self.assertEqual(len(bad), 1, (col, bad))
+            self.assertIn(f"{col[0]} {col[1]}: backlog threads unknown",
+                          bad[0])
+
+    def test_every_base_column_must_exercise_the_flood(self):
+        for k in ("rt", "preempt", "preempt+threads"):
+            res = self.full()
+            res[("base", k)] = dict(res[("base", k)], received_rps="1023")
+            bad = self.m.verdict(res)
+            self.assertEqual(len(bad), 1, (k, bad))
+            self.assertIn(f"base {k}: received_rps=1023 for n=2048", bad[0])
+            res[("base", k)] = dict(res[("base", k)], received_rps="1024")
+            self.assertEqual(self.m.verdict(res), [], k)
 
     def test_base_without_ipis_means_the_flood_tests_nothing(self):
         b = dict(self.BASE, received_rps="3")
