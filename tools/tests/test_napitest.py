@@ -11,7 +11,9 @@ import os
 import re
 import shutil
 import tempfile
+import types
 import unittest
+from unittest import mock
 
 from napitest import Error, extract, manifest, series
 
@@ -394,6 +396,67 @@ class TestExtractionCache(Fixture):
         first = self.generate()
         write(os.path.join(self.out, "extracted", "net/core/dev.c"), "x\n")
         self.assertEqual(self.generate(), first)
+
+    def test_another_tree_path_is_extracted_again(self):
+        # the #line directives name the tree's path: the same content
+        # given by another path (not the build's link) is another output
+        self.generate()
+        copy = os.path.join(self.dir, "copy")
+        shutil.copytree(self.tree, copy)
+        extract.generate(copy, self.manifest, self.out, cache=self.cache)
+        self.assertIn(f'"{copy}/net/core/dev.c"', self.read("net/core/dev.c"))
+        self.assertNotIn(f'"{self.link}/', self.read("net/core/dev.c"))
+
+    def test_another_ctags_is_extracted_and_tagged_again(self):
+        self.generate()
+        with mock.patch.object(extract, "ctags_identity",
+                               lambda: "/usr/bin/ctags 1 2"):
+            self.generate()
+        self.assertEqual(self.ctags_runs, ["net/core/dev.c"] * 2)
+
+    def key(self):
+        return extract.input_key(self.link, self.manifest, self.out, None)
+
+    def test_the_extractor_s_code_is_an_input(self):
+        # an edit of the extractor must not replay its old output: each
+        # module generate() runs is part of the key, by content
+        here = os.path.dirname(os.path.abspath(extract.__file__))
+        code = os.path.join(self.dir, "napitest")
+        os.makedirs(code)
+        for m in ("__init__.py", "extract.py", "manifest.py", "depfile.py"):
+            shutil.copy(os.path.join(here, m), code)
+        with mock.patch.object(extract, "__file__",
+                               os.path.join(code, "extract.py")):
+            keys = {self.key()}
+            for m in ("__init__.py", "extract.py", "manifest.py",
+                      "depfile.py"):
+                with open(os.path.join(code, m), "a") as f:
+                    f.write("# edited\n")
+                keys.add(self.key())
+                self.assertEqual(len(keys), 2, m)
+                keys = {self.key()}
+
+    def test_an_absent_optional_file_is_not_an_empty_one(self):
+        absent = os.path.join(self.tree, "net/core/absent.c")
+        self.assertFalse(os.path.exists(absent))
+        key = self.key()
+        write(absent, "")
+        self.assertNotEqual(self.key(), key)
+
+    def test_tags_are_kept_by_file_name_and_command(self):
+        cache = extract.TagCache(self.cache)
+        src = types.SimpleNamespace(rel="net/core/dev.c", digest="0" * 64)
+        same = cache.path(src)
+        self.assertEqual(cache.path(types.SimpleNamespace(
+            rel="net/core/dev.c", digest="0" * 64)), same)
+        # the same content under another name: tags name their file
+        self.assertNotEqual(cache.path(types.SimpleNamespace(
+            rel="net/core/other.c", digest="0" * 64)), same)
+        with mock.patch.object(extract, "CTAGS_MACROS",
+                               extract.CTAGS_MACROS + ["__new_macro"]):
+            self.assertNotEqual(cache.path(src), same)
+        cache.ident = "another ctags"
+        self.assertNotEqual(cache.path(src), same)
 
 
 class TestSeries(Fixture):
