@@ -221,10 +221,14 @@ class RunBadInputTest(unittest.TestCase):
         self.assertIn("last console lines", r.stderr)
 
     def test_rt_needs_x86_64(self):
-        for k in ("rt", "preempt"):
+        # only the rt kernel is refused for PREEMPT_RT (commit 068593f)
+        for k, why in (("rt", "uniprocessor and cannot select PREEMPT_RT"),
+                       ("preempt", "uniprocessor")):
             r = self.run_kunit(["--kernel=" + k])
             self.assertEqual(r.returncode, 2)
-            self.assertIn("needs --arch=x86_64", r.stderr)
+            self.assertIn(f"--kernel={k} needs --arch=x86_64 (UML is {why})"
+                          "\n", r.stderr)
+            self.assertEqual(r.stderr.count("error"), 1, r.stderr)
             self.assertEqual(os.listdir(self.cache), [])
 
 
