@@ -221,6 +221,13 @@ class Worker:
         self.pre = os.path.join(self.bdir, "pre-gen")
         self.combined = set()  # build_combined()
         self.hung = False  # whether the last evaluate() met a Hang
+        # Why the last evaluate()'s verdict may not be a function of its
+        # inputs ("": it is): a build that failed with no compiler error
+        # (an OOM kill, a full disk, another run in HM_SCRATCH) or a
+        # binary killed by a signal.  Like a hang: never stored.
+        self.unstable = ""
+        # whether the last failed build() failed on an error in a file
+        self.compiler_error = True
         self.env = dict(os.environ)
         self.env.setdefault("CCACHE_DIR", os.path.join(SCRATCH, "ccache"))
         self.env.setdefault("CCACHE_MAXSIZE", "1G")
@@ -318,6 +325,11 @@ class Worker:
         # The compiler's or the linker's own line: not the command (its
         # -Werror= flags), not collect2's summary.
         err = compiler.first_error((r.stdout + r.stderr).splitlines())
+        # a compiler's or linker's error in a file; not a tool's own line
+        # ("gcc: fatal error: Killed signal terminated program cc1",
+        # "cc1: fatal error: ...: No space left on device")
+        self.compiler_error = bool(err) and \
+            not compiler.TOOL_ERROR_RE.match(err)
         at_tree = err and err.startswith(os.path.join(TREE_NAME, ""))
         msg = self.message(err or r.stdout[-300:].strip())
         return False, self.display_column(msg) if at_tree else msg
@@ -385,6 +397,11 @@ class Worker:
         failed = {f"{suite}:{cfg}:{c.name}"
                   for c in cmocka_output.parse_text(r.stdout).cases
                   if c.status in ("failed", "crashed")}
+        if r.returncode < 0:
+            # a signal: the simulator's own abort(), or one from outside
+            # (the OOM killer, a user): which one is not known
+            self.unstable = (f"{suite}-{cfg} killed by signal "
+                             f"{-r.returncode}")
         if r.returncode and not failed:
             failed.add(f"{suite}:{cfg}:(exit {r.returncode})")
         return failed
@@ -405,6 +422,7 @@ class Worker:
 
     def _evaluate(self, files, base, order, full, gen, dead=None):
         self.hung = False
+        self.unstable = ""
         ok, err = self.prepare(files, gen)
         if not ok:
             return "killed-build", set(), err
@@ -452,6 +470,9 @@ class Worker:
                 if any(x.endswith(":(no build)") for x in base(suite, cfg)):
                     skipped.append(f"{suite}-{cfg}")
                     continue
+                if not self.compiler_error:
+                    self.unstable = (f"{suite}-{cfg} did not build, with "
+                                     "no compiler error")
                 return "killed-build", set(), err
             built = True
             try:

@@ -289,7 +289,9 @@ class Matrix:
         # verdicts of earlier runs with the same inputs
         self.cache = H.verdicts()
         self.reused = self.n_run = 0
-        self.hung = False  # whether a verdict met the wall-clock guard
+        # whether a verdict was not stored: it met the wall-clock guard,
+        # or may not be a function of its inputs (Worker.unstable)
+        self.hung = False
         self.workers = []
         self.order = H.KillOrder(H.suites())
 
@@ -652,9 +654,12 @@ class Matrix:
             res, killers, detail = w.evaluate(files, bl, self.order,
                                               full=self.args.full, gen=gen,
                                               dead=dead and (lambda: dead(w)))
-            if w.hung:
+            # not stored: a hang, or a verdict that may not be a
+            # function of its inputs (Worker.unstable)
+            keep = not (w.hung or w.unstable)
+            if not keep:
                 self.hung = True
-            return [res, sorted(killers), detail], w.hung
+            return [res, sorted(killers), detail], not keep
         res, killers, detail = self.cache.verdict(key, compute)
         return res, set(killers), detail
 

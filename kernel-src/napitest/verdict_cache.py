@@ -19,7 +19,10 @@ A key (VerdictCache.key()) covers what a verdict is a function of:
 
 Nothing in a stored verdict is timed: a verdict during which a suite
 binary met the wall-clock hang guard is never stored (verdict()), so the
-same key gives the same verdict at any load.  HM_NO_CACHE=1 reads nothing
+same key gives the same verdict at any load.  Nor is one that may not be
+a function of the key (hunk-matrix's Worker.unstable): a build that
+failed with no compiler error in a file (an OOM kill, a full disk,
+another run in HM_SCRATCH), a suite binary killed by a signal.  HM_NO_CACHE=1 reads nothing
 (every verdict is computed, and still stored): tools/determinism-check
 and a proof run.
 """

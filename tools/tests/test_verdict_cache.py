@@ -182,3 +182,98 @@ def test_miss_from_compute_leaves_nothing(repo):
     with pytest.raises(VC.Miss):
         c.verdict(k, miss)
     assert not os.path.exists(c.dir) or c.get(k) is None
+
+
+# -- what the hunk matrix stores (hunk-matrix/hmlib.py, matrix.py) --------
+
+def hunk_matrix(monkeypatch, tmp_path):
+    """hunk-matrix's hmlib and matrix modules, HM_SCRATCH under tmp_path."""
+    import importlib
+    import sys
+    monkeypatch.setenv("HM_SCRATCH", str(tmp_path / "scratch"))
+    here = os.path.dirname(os.path.abspath(__file__))
+    monkeypatch.syspath_prepend(os.path.join(here, "..", "..",
+                                             "hunk-matrix"))
+    for m in ("hmlib", "matrix"):
+        sys.modules.pop(m, None)
+    return importlib.import_module("hmlib"), importlib.import_module("matrix")
+
+
+class Ran:
+    def __init__(self, returncode, stdout="", stderr=""):
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
+def worker(H, monkeypatch, tmp_path, build_out, run_rc, run_out=""):
+    """A Worker whose tree is prepared, whose ninja prints build_out
+    (exit 1; None: builds) and whose binaries exit run_rc."""
+    w = H.Worker.__new__(H.Worker)
+    w.tree, w.bdir, w.env, w.combined = "/t", "/b", {}, set()
+    w.pre = str(tmp_path / "pre-gen")
+    w.hung, w.unstable, w.compiler_error = False, "", True
+    w.prepare = lambda files, gen: (True, "")
+    monkeypatch.setattr(H, "sh", lambda cmd, **kw: Ran(
+        0 if build_out is None else 1, build_out or "", ""))
+    monkeypatch.setattr(H.subprocess, "run", lambda cmd, **kw: Ran(
+        run_rc, run_out))
+    return w
+
+
+def order():
+    return ["a"]
+
+
+@pytest.mark.parametrize("out,stored", [
+    ("net/core/dev.c:3:4: error: expected ';'\n", True),
+    ("dev.c:(.text+0x1): undefined reference to `napi_x'\n", True),
+    ("gcc: fatal error: Killed signal terminated program cc1\n", False),
+    ("cc1: fatal error: x.o: No space left on device\n", False),
+    ("ninja: build stopped: interrupted by user.\n", False),
+    ("", False)])
+def test_build_failure_without_a_compiler_error_is_not_stored(
+        monkeypatch, tmp_path, out, stored):
+    H, _ = hunk_matrix(monkeypatch, tmp_path)
+    w = worker(H, monkeypatch, tmp_path, out, 0)
+    res, killers, _ = w.evaluate({}, set(), order)
+    assert res == "killed-build"
+    assert (w.unstable == "") == stored, w.unstable
+
+
+@pytest.mark.parametrize("rc,out,stored", [
+    (-9, "", False),
+    (-6, "[ RUN      ] t\n", False),
+    (1, "[ RUN      ] t\n[  FAILED  ] t\n", True),
+    (2, "", True)])
+def test_binary_killed_by_a_signal_is_not_stored(monkeypatch, tmp_path,
+                                                 rc, out, stored):
+    H, _ = hunk_matrix(monkeypatch, tmp_path)
+    w = worker(H, monkeypatch, tmp_path, None, rc, out)
+    res, killers, _ = w.evaluate({}, set(), order)
+    assert res == "killed" and killers
+    assert (w.unstable == "") == stored, w.unstable
+    # the next verdict is judged on its own
+    w2 = worker(H, monkeypatch, tmp_path, None, 0)
+    w2.unstable = w.unstable
+    assert w2.evaluate({}, set(), order)[0] == "survived"
+    assert w2.unstable == ""
+
+
+@pytest.mark.parametrize("unstable,hung,stored", [
+    ("", False, True), ("a-rt-rps killed by signal 9", False, False),
+    ("", True, False)])
+def test_matrix_stores_only_a_stable_verdict(monkeypatch, tmp_path, repo,
+                                             unstable, hung, stored):
+    import types
+    _, M = hunk_matrix(monkeypatch, tmp_path)
+    m = M.Matrix.__new__(M.Matrix)
+    m.args = types.SimpleNamespace(full=False)
+    m.cache, m.base_fail, m.order, m.hung = cache(repo), set(), order, False
+    m.ref_files = lambda prefix: TREE
+    w = types.SimpleNamespace(
+        hung=hung, unstable=unstable,
+        evaluate=lambda *a, **kw: ("killed", {"a:rt-rps:(exit -9)"}, ""))
+    assert m.variant_verdict(w, TREE, None, None, "x")[0] == "killed"
+    key = m.cache.key("variant", "x", "None", TREE)
+    assert (cache(repo).get(key) is not None) == stored
+    # nor the whole run's record
+    assert m.hung == (not stored)
