@@ -42,8 +42,8 @@ SKIP_DIRS = {".git", "build", "__pycache__"}
 ENV_NAMES = ("CC", "CFLAGS", "CPPFLAGS", "LDFLAGS", "CPATH",
              "C_INCLUDE_PATH", "LIBRARY_PATH")
 ENV_PREFIXES = ("NAPITEST_", "CMOCKA_", "LD_", "ASAN_", "UBSAN_")
-# The tools a build or a run of the matrix calls.
-TOOLS = ("cc", "gcc", "ninja", "cmake", "ccache", "objcopy")
+# The tools a build or a run of the matrix calls (ctags: the extractor).
+TOOLS = ("cc", "gcc", "ninja", "cmake", "ccache", "objcopy", "ctags")
 # The system's lists of what is installed.
 SYSTEM_FILES = ("/var/lib/dpkg/status", "/etc/ld.so.cache")
 
