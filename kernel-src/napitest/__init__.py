@@ -52,6 +52,8 @@ The commands, whose code is here so that tools/tests imports it as it
 is (each script is a few lines that call main()):
 
   series_check   kernel-src/series-check
+  series_prefixes  tools/series-prefixes (its walk and table; the
+                 script keeps argument parsing and the scratch tree)
   kbuild_check   kernel-src/kbuild-check
   verdict        tools/verdict
   kunit_headline kunit/headline
