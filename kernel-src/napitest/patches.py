@@ -123,12 +123,13 @@ def _run(argv):
     return r.returncode, r.stdout
 
 
-def apply(tree, patch, dry_run_first=True, run=_run):
-    """Apply the patch file exactly; None, or the error as one line.  With
-    dry_run_first a patch that does not apply leaves the tree as it was.
-    run(argv) -> (status, output) runs the command (a caller's logger)."""
+def apply(tree, patch, dry_run_first=True, run=_run, reverse=False):
+    """Apply the patch file exactly (reverse: take it out exactly); None,
+    or the error as one line.  With dry_run_first a patch that does not
+    apply leaves the tree as it was.  run(argv) -> (status, output) runs
+    the command (a caller's logger)."""
     for dry in ((True, False) if dry_run_first else (False,)):
-        rc, out = run(command(tree, patch, dry_run=dry))
+        rc, out = run(command(tree, patch, reverse=reverse, dry_run=dry))
         bad = problems(rc, out)
         if bad:
             return "; ".join(bad)

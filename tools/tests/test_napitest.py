@@ -591,6 +591,18 @@ class TestResultsAndPatches(Fixture):
         # applied already
         check("".join(lines).replace("line 10;", "LINE 10;"), r"FAILED|"
               r"[Rr]eversed|previously applied")
+        # taken out again exactly (series-prefixes walks the series back)
+        write(f, "".join(lines).replace("line 10;", "LINE 10;"))
+        self.assertIsNone(patches.apply(self.tree, p, reverse=True))
+        with open(f) as fh:
+            self.assertEqual(fh.read(), "".join(lines))
+        # not taken out when it would need an offset
+        moved = "extra;\n" + "".join(lines).replace("line 10;", "LINE 10;")
+        write(f, moved)
+        self.assertRegex(patches.apply(self.tree, p, reverse=True) or "",
+                         r"offset")
+        with open(f) as fh:
+            self.assertEqual(fh.read(), moved)
 
     def test_patch_files_the_tree_paths_written(self):
         """make check's key takes the series' files from files()."""
