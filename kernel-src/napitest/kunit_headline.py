@@ -32,8 +32,8 @@ Exit status: 0 when every KUnit case passed, the patched PREEMPT_RT kernel
 (and a patched K+threads one) shows the threads on, 0 RPS csd runs
 (received_rps), 0 NET_RX on CPU 1, every packet delivered and 0 WARN, a
 patched non-RT kernel with the default command line keeps the old path
-(threads off and at least N/2 RPS csd runs, as upstream), and each base
-kernel shows at least N/2 RPS csd runs (so the flood exercises the path),
+(threads off and at least one RPS csd run, as upstream), and each base
+kernel shows at least one RPS csd run (so the flood exercises the path),
 1 otherwise or when a boot failed, 2 on bad input or a build failure.
 Function-call IPIs are shown, not checked: on 6.1 they also count the
 scheduler's wakelist IPIs.
@@ -332,13 +332,17 @@ def verdict(res):
                        f"{'on' if p.get('threads') == '1' else 'unknown'} "
                        "with the default command line (upstream: on "
                        "non-RT only with thread_backlog_napi)")
-        if int(p["received_rps"]) < int(p["n"]) // 2:
+        # At least one csd run, not a share of N: how many packets one
+        # csd covers depends on whether CPU 1's backlog NAPI is still
+        # scheduled when the next one comes (napi_schedule_rps()), which
+        # is timing under TCG (878 and 1686 of 2048 seen on one machine)
+        if int(p["received_rps"]) < 1:
             bad.append(f"patched {k}: received_rps={p['received_rps']} for "
                        f"n={p['n']}: the default command line must keep "
                        "the RPS csd path (threads off)")
     for k in sorted({k for _, k in res}):
         b = res.get(("base", k))
-        if b and int(b["received_rps"]) < int(b["n"]) // 2:
+        if b and int(b["received_rps"]) < 1:
             bad.append(f"base {k}: received_rps={b['received_rps']} for "
                        f"n={b['n']}: the flood does not exercise the RPS "
                        "IPI")

@@ -337,10 +337,10 @@ class HeadlineTest(unittest.TestCase):
                ("base", "preempt"): b,
                ("patched", "preempt"): b}
         self.assertEqual(self.m.verdict(res), [])
-        res[("base", "preempt")] = dict(b, received_rps="3")
+        res[("base", "preempt")] = dict(b, received_rps="0")
         bad = self.m.verdict(res)
         self.assertEqual(len(bad), 1)
-        self.assertIn("base preempt: received_rps=3", bad[0])
+        self.assertIn("base preempt: received_rps=0", bad[0])
 
     def test_only_the_prepared_base_is_excused_base_effects(self):
         # run_one() counts BASE_EFFECTS by name (not as a failing splat)
@@ -523,6 +523,10 @@ class HeadlineTest(unittest.TestCase):
         self.assertEqual(self.m.verdict(res), [
             "patched preempt: received_rps=0 for n=2048: the default "
             "command line must keep the RPS csd path (threads off)"])
+        # a share of N is timing (one csd covers the packets queued while
+        # CPU 1's backlog is still scheduled): 878 of 2048 seen under TCG
+        res[("patched", "preempt")]["received_rps"] = "878"
+        self.assertEqual(self.m.verdict(res), [])
 
     def test_a_row_without_threads_fails_the_threads_checks(self):
         for col in (("patched", "rt"), ("patched", "preempt"),
@@ -537,15 +541,16 @@ class HeadlineTest(unittest.TestCase):
     def test_every_base_column_must_exercise_the_flood(self):
         for k in ("rt", "preempt", "preempt+threads"):
             res = self.full()
-            res[("base", k)] = dict(res[("base", k)], received_rps="1023")
+            res[("base", k)] = dict(res[("base", k)], received_rps="0")
             bad = self.m.verdict(res)
             self.assertEqual(len(bad), 1, (k, bad))
-            self.assertIn(f"base {k}: received_rps=1023 for n=2048", bad[0])
-            res[("base", k)] = dict(res[("base", k)], received_rps="1024")
+            self.assertIn(f"base {k}: received_rps=0 for n=2048", bad[0])
+            # how many packets one csd covers is timing: any run counts
+            res[("base", k)] = dict(res[("base", k)], received_rps="1")
             self.assertEqual(self.m.verdict(res), [], k)
 
     def test_base_without_ipis_means_the_flood_tests_nothing(self):
-        b = dict(self.BASE, received_rps="3")
+        b = dict(self.BASE, received_rps="0")
         bad = self.m.verdict({("base", "rt"): b,
                               ("patched", "rt"): self.PATCHED})
         self.assertIn("does not exercise", bad[0])
