@@ -152,9 +152,9 @@ def main():
 
     # 1. apply cleanly in sequence
     sc = os.path.join(H.KSRC_DIR, "series-check.md")
-    r = H.sh(["bash", os.path.join(H.PATCHES, "verify.sh"),
+    r = H.sh([sys.executable, os.path.join(H.KSRC_DIR, "verify-series"),
               H.prepare_tree("vanilla")])
-    ev = (f"`verify.sh` exit {r.returncode}: "
+    ev = (f"`verify-series` exit {r.returncode}: "
           + " ".join((r.stdout + r.stderr).strip().splitlines()[-2:])[:300])
     ev += ("; the as-posted order (01..12,13,14) applies but its prefix 13 "
            "does not build (use_backlog_threads undeclared), see "
@@ -162,7 +162,7 @@ def main():
     if os.path.exists(sc):
         ev += "; prefix table: kernel-src/series-check.md (appended below)"
     V.append(("All 15 patches apply cleanly in sequence",
-              "kernel-src/patches/verify.sh $(kernel-src/prepare-tree vanilla)"
+              "kernel-src/verify-series $(kernel-src/prepare-tree vanilla)"
               "; kernel-src/series-check",
               "holds (applies, no fuzz/offset, on the emulated 6.1.192 base; "
               "6271c130c6e5 itself is not available here)"
