@@ -11,12 +11,19 @@ the next KTAP result line.  Its stack is the function names of its
 "func+0x../0x.." frames.  Known splats (KNOWN) are listed exactly by
 signature; a splat whose stack touches net/ or kernel/softirq.c is never
 taken as known.
+
+kunit/splats' report ends with one summary line (summary()), which
+kunit/smp reads back through counts(), its one reader:
+
+  python3 -m napitest.splats counts REPORT    "N known, M unknown"
 """
 
+import argparse
 import glob
 import os
 import re
 import subprocess
+import sys
 
 # 6.1 without the -rt queue's printk/console work: serial8250_console_write()
 # takes the port's spinlock_t (a sleeping lock on PREEMPT_RT) under
@@ -36,6 +43,9 @@ START = re.compile(r"^(BUG: |WARNING: |kernel BUG at |Oops|general protection "
 FRAME = re.compile(r"(?:^|\s|\?\s)([A-Za-z_][\w.]*)\+0x[0-9a-f]+/0x[0-9a-f]+")
 KTAP = re.compile(r"^\s*(not )?ok \d+ |^\s*KTAP version|^\s*TAP version")
 MAX_LINES = 120
+# summary()'s line, after an optional "LABEL: ".
+SUMMARY = re.compile(r"^(?:.*: )?splats: (\d+) known, (\d+) unknown"
+                     r"(?: \(fails the run\))?$", re.M)
 
 
 def strip(line):
@@ -155,3 +165,43 @@ def classify(s, protected):
                 ", ".join(dict.fromkeys(touch)) + "): not hidden"
         return name, None
     return None, None
+
+
+def summary(known, unknown, label=""):
+    """The last line of kunit/splats' report: how many splats of the logs
+    were known and unknown."""
+    lab = f"{label}: " if label else ""
+    return (f"{lab}splats: {known} known, {unknown} unknown"
+            f"{' (fails the run)' if unknown else ''}")
+
+
+def counts(text):
+    """(known, unknown) from the last summary() line of a report; None if
+    the report has none."""
+    found = SUMMARY.findall(text)
+    return tuple(int(n) for n in found[-1]) if found else None
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="napitest.splats")
+    ap.add_argument("--prog", default="napitest.splats")
+    ap.add_argument("what", choices=("counts",))
+    ap.add_argument("report", help="kunit/splats' output")
+    a = ap.parse_args(argv)
+    try:
+        with open(a.report, errors="replace") as f:
+            c = counts(f.read())
+    except OSError as e:
+        print(f"{a.prog}: error: {e.filename}: {e.strerror}",
+              file=sys.stderr)
+        return 2
+    if c is None:
+        print(f"{a.prog}: error: {a.report} has no 'splats: N known, M "
+              "unknown' line", file=sys.stderr)
+        return 2
+    print(f"{c[0]} known, {c[1]} unknown")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

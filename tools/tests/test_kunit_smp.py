@@ -13,6 +13,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 from unittest import mock
@@ -25,6 +26,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 RUN = os.path.join(TOP, "kunit", "run")
 LOG = os.path.join(HERE, "data", "kunit-console-rt.log")
+# kunit/splats --label rt over LOG (no --build: nothing is taken as known).
+SPLATS_REPORT = os.path.join(HERE, "data", "splats-report-rt.txt")
 # The console of kunit/headline --trees base --kernels rt (6.1.192 +
 # rt-base, qemu -smp 2, 2026-12-02), from its KTAP header on: base's own
 # __raise_softirq_irqoff() WARN under enqueue_to_backlog(), then the
@@ -43,6 +46,43 @@ with open(os.path.join(b, "test.log"), "w") as f:
             "[    0.30] Kernel panic - not syncing: VFS: Unable to mount\\n")
 sys.exit(1)
 """
+
+
+class SplatsSummaryTest(unittest.TestCase):
+    """kunit/splats' last line, read back by kunit/smp through
+    napitest.splats counts (its one reader)."""
+
+    def test_report_over_recorded_log(self):
+        r = subprocess.run([sys.executable, os.path.join(TOP, "kunit",
+                                                         "splats"),
+                            "--label", "rt", LOG],
+                           capture_output=True, text=True)
+        with open(SPLATS_REPORT) as f:
+            self.assertEqual(r.stdout, f.read())
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(splats.counts(r.stdout), (0, 3))
+
+    def test_counts_reads_the_last_summary_only(self):
+        text = ("rt: splats: 1 known, 2 unknown (fails the run)\n"
+                "rt: splats: 4 known: 6.1 console\n"
+                "rt: splats: 4 known, 0 unknown\n")
+        self.assertEqual(splats.counts(text), (4, 0))
+        self.assertIsNone(splats.counts("rt: splats: 4 known: x\n"))
+        for k, u, lab in ((0, 0, ""), (12, 1, "preempt")):
+            self.assertEqual(splats.counts(splats.summary(k, u, lab)),
+                             (k, u))
+
+    def test_counts_command(self):
+        out = io.StringIO()
+        with mock.patch("sys.stdout", out):
+            self.assertEqual(splats.main(["counts", SPLATS_REPORT]), 0)
+        self.assertEqual(out.getvalue(), "0 known, 3 unknown\n")
+        with tempfile.NamedTemporaryFile("w", suffix=".txt") as f:
+            f.write("rt: splats: 4 known: x\n")
+            f.flush()
+            with mock.patch("sys.stderr", io.StringIO()) as err:
+                self.assertEqual(splats.main(["counts", f.name]), 2)
+            self.assertIn("has no 'splats: N known", err.getvalue())
 
 
 class SplatsTest(unittest.TestCase):
