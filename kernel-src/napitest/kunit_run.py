@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """kunit/run: what it asks of a tree and of kunit.py's output, and the one
-reader of its own "raw KTAP:" line.
+reader of its own "raw KTAP:" and "kunit/run: copy: ... build: ..." lines.
 
 kunit/run ends with "raw KTAP: PATH..." naming the console logs of its
 boots (the boot with thread_backlog_napi first, then the one without;
@@ -14,6 +14,8 @@ dev_backlog_kunit.c.  check_tree() reads the two Kconfig facts kunit/run
 depends on.
 
   python3 -m napitest.kunit_run raw-ktap LOG      the paths, one a line
+  python3 -m napitest.kunit_run copy-build LOG    "COPY BUILD": the tree
+                                     copy and build directory it used
   python3 -m napitest.kunit_run tree-h PRESENT_H KSRC
                                      dev_backlog_kunit_tree.h on stdout
   python3 -m napitest.kunit_run check-tree KSRC [--kernel rt|preempt]
@@ -33,6 +35,9 @@ from . import Error
 from .extract import read_present
 
 RAW_KTAP = re.compile(r"^raw KTAP: (.*\S)[ \t]*$", re.M)
+# kunit/run's note "copy: $copy  build: $build" (bench/loop reads it).
+COPY_BUILD = re.compile(r"^kunit/run: copy: (\S+)  build: (\S+)[ \t]*$",
+                        re.M)
 
 # dev_backlog_kunit_tree.h: each switch of dev_backlog_kunit.c and the
 # kunit/manifest entry (present.h's name) that decides it.
@@ -62,6 +67,13 @@ def raw_ktap(text):
     [] if it has none."""
     found = RAW_KTAP.findall(text)
     return found[-1].split() if found else []
+
+
+def copy_build(text):
+    """(tree copy, build directory) of the last "kunit/run: copy: ...
+    build: ..." line of kunit/run's output text, None if it has none."""
+    found = COPY_BUILD.findall(text)
+    return found[-1] if found else None
 
 
 def tree_h(present, ksrc):
@@ -104,8 +116,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="napitest.kunit_run")
     ap.add_argument("--prog", default="napitest.kunit_run")
     sub = ap.add_subparsers(dest="cmd", required=True)
-    p = sub.add_parser("raw-ktap")
-    p.add_argument("log", help="kunit/run's output")
+    for cmd in ("raw-ktap", "copy-build"):
+        sub.add_parser(cmd).add_argument("log", help="kunit/run's output")
     p = sub.add_parser("tree-h")
     p.add_argument("present", help="the extractor's present.h")
     p.add_argument("ksrc")
@@ -118,6 +130,12 @@ def main(argv=None):
     try:
         if a.cmd == "raw-ktap":
             print("\n".join(raw_ktap(read(a.log))))
+        elif a.cmd == "copy-build":
+            found = copy_build(read(a.log))
+            if not found:
+                raise Error(f"{a.log} has no 'kunit/run: copy: ... "
+                            "build: ...' line")
+            print(*found)
         elif a.cmd == "tree-h":
             sys.stdout.write(tree_h(read_present(a.present), a.ksrc))
         elif a.cmd == "check-tree":

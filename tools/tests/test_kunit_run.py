@@ -180,6 +180,25 @@ class RecordedOutput(unittest.TestCase):
         self.assertTrue(kunit_run.TIMED_OUT.search(
             "[12:00:00] Timed out\n[ERROR] timed out after 300 seconds"))
 
+    def test_copy_build_line(self):
+        """kunit/run's "copy: ... build: ..." note, which bench/loop reads
+        through copy-build; the last such line counts."""
+        log = os.path.join(DATA, "kunit-run-rt.log")
+        r = run("napitest.kunit_run", "copy-build", log)
+        k = "/root/.cache/napi-backport-test/kunit-build/x86_64-rt/"
+        self.assertEqual((r.returncode, r.stdout),
+                         (0, f"{k}src {k}build\n"))
+        text = ("kunit/run: copy: /a/src  build: /a/build\n"
+                "kunit/run: tree: /t\n"
+                "kunit/run: copy: /b/src  build: /b/build\n")
+        self.assertEqual(kunit_run.copy_build(text), ("/b/src", "/b/build"))
+        self.assertIsNone(kunit_run.copy_build("copy: /a  build: /b\n"))
+        r = run("napitest.kunit_run", "copy-build",
+                os.path.join(DATA, "kunit-ktap-rt.log"))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("has no 'kunit/run: copy: ... build: ...' line",
+                      r.stderr)
+
     def test_console_started_and_booted(self):
         for name in ("kunit-ktap-rt.log", "kunit-ktap-um-threads-off.log",
                      "kunit-console-rt-headline-base.log"):
