@@ -57,6 +57,7 @@ import shutil
 import sys
 import time
 
+from . import Error, extract
 from . import kbuild as kbuild_module
 from .kbuild import (RT_ARGS, ToolError, kbuild, kbuild_setup,
                      kbuild_setup_rt, run)
@@ -317,19 +318,13 @@ SOURCES = {o[:-2] + ".c" for o in OBJS}
 
 
 def kernel_version(tree):
-    """VERSION.PATCHLEVEL.SUBLEVEL from the tree's Makefile."""
-    v = {}
+    """VERSION.PATCHLEVEL.SUBLEVEL of the tree's Makefile, as
+    napitest.extract reads it; "?.?.?" if it has none."""
     try:
-        with open(os.path.join(tree, "Makefile")) as f:
-            for line in f.read(4096).splitlines():
-                m = re.match(r"^(VERSION|PATCHLEVEL|SUBLEVEL)\s*=\s*(\S*)",
-                             line)
-                if m:
-                    v[m.group(1)] = m.group(2)
-    except OSError:
-        pass
-    keys = ("VERSION", "PATCHLEVEL", "SUBLEVEL")
-    return ".".join(v.get(k, "?") for k in keys)
+        v = extract.kernel_version(tree)
+    except Error:
+        return "?.?.?"
+    return f"{v[0]}.{v[1]}.{v[2]}"
 
 
 def read_json(path):

@@ -9,18 +9,25 @@ recorded inputs:
   - napitest.expected_failures (tools/expected-failures) over
     unit/expected-failures-base.txt;
   - napitest.depfile and napitest.check_inputs (the Makefile's
-    CHECK_INPUTS) over a depfile and a recorded `ninja -t deps`.
+    CHECK_INPUTS) over a depfile and a recorded `ninja -t deps`;
+  - a kernel Makefile's version, read by napitest.extract.kernel_version()
+    only: kernel-src/resolve-tree (through tree-info) and
+    napitest.kbuild_check (its O= slots) over the fixture tree
+    data/verify-series/tree and Makefiles kbuild accepts.
 
 Run: pytest-3 tools/tests (CTest: tools-pytest, label tooling).
 """
 
 import io
 import os
+import shutil
+import subprocess
 
 import pytest
 
 from napitest import Error, check_inputs, depfile, expected_failures
-from napitest import explore_output, matrix_tsv
+from napitest import explore_output, extract, kbuild_check, manifest
+from napitest import matrix_tsv
 
 from .recorded import DATA, TOP, data, run
 
@@ -189,3 +196,57 @@ def test_check_inputs(tmp_path):
                  "/tree/demo.c", "/tree/Makefile"]:
         assert want in lines, want
     assert len(lines) == 6
+
+
+# A kernel Makefile's version: napitest.extract.kernel_version(), its one
+# reader (tree-info's banner and range check, resolve-tree, kbuild-check).
+
+VERSION_TREE = os.path.join(DATA, "verify-series", "tree")
+
+
+def ksrc_tree(tmp_path, makefile):
+    """A tree resolve-tree accepts but for its Makefile: include/linux and
+    every file the manifest requires (empty)."""
+    t = tmp_path / "linux"
+    (t / "include" / "linux").mkdir(parents=True)
+    for rel in manifest.required_files(os.path.join(TOP, "kernel-src",
+                                                    "manifest")):
+        (t / rel).parent.mkdir(parents=True, exist_ok=True)
+        (t / rel).write_text("")
+    (t / "Makefile").write_text(makefile)
+    return str(t)
+
+
+def resolve_tree(tree):
+    return subprocess.run([os.path.join(TOP, "kernel-src", "resolve-tree"),
+                           tree], capture_output=True, text=True)
+
+
+def test_makefile_version_one_reader():
+    assert extract.kernel_version(VERSION_TREE) == (6, 1, 192, "")
+    assert kbuild_check.kernel_version(VERSION_TREE) == "6.1.192"
+
+
+def test_makefile_version_as_kbuild_writes_it(tmp_path):
+    """make reads 'VERSION=6' as well as 'VERSION = 6'."""
+    t = ksrc_tree(tmp_path, "# SPDX-License-Identifier: GPL-2.0\n"
+                  "VERSION=6\nPATCHLEVEL\t= 6\nSUBLEVEL = 3\n"
+                  "EXTRAVERSION = -rc1\nNAME = Hurr durr\n")
+    assert extract.kernel_version(t) == (6, 6, 3, "-rc1")
+    assert kbuild_check.kernel_version(t) == "6.6.3"
+    r = resolve_tree(t)
+    assert (r.returncode, r.stdout, r.stderr) == (0, t + "\n", "")
+
+
+def test_makefile_without_version(tmp_path):
+    t = ksrc_tree(tmp_path, "all:\n\ttrue\n")
+    assert kbuild_check.kernel_version(t) == "?.?.?"
+    with pytest.raises(Error, match="no numeric VERSION"):
+        extract.kernel_version(t)
+    r = resolve_tree(t)
+    assert r.returncode == 1 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and "not a kernel tree" in r.stderr
+    shutil.rmtree(os.path.join(t, "include"))
+    r = resolve_tree(t)
+    assert r.returncode == 1 and "is not a kernel tree (no top-level " \
+        "Makefile, or no include/linux)" in r.stderr
