@@ -297,9 +297,7 @@ class Worker:
         # another compiled.  Only names: nothing reads the tree's files
         # at run time, and the suites compare __FILE__ with
         # EXTRACTED_TREE, which agree.
-        with open(os.path.join(src, "present.h")) as fh:
-            their = re.search(r'^#define EXTRACTED_TREE "(.*)"', fh.read(),
-                              re.M).group(1)
+        their = EXTRACTOR.present_tree(os.path.join(src, "present.h"))
         texts = {}
         for d, _, fs in os.walk(src):
             for f in fs:
@@ -530,10 +528,8 @@ class Worker:
         tag = f"w{self.idx}-{tag}"  # two workers may compile one tag
         norm = os.path.join(SCRATCH, "obj", tag, "gen")
         shutil.rmtree(norm, ignore_errors=True)
-        treep = None
-        with open(os.path.join(gen, "extracted", "present.h")) as fh:
-            m = re.search(r'^#define EXTRACTED_TREE "(.*)"', fh.read(), re.M)
-            treep = m.group(1) if m else None
+        treep = EXTRACTOR.present_tree(os.path.join(gen, "extracted",
+                                                    "present.h"))
         for d, _, fs in os.walk(gen):
             for f in fs:
                 src = os.path.join(d, f)

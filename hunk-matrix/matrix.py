@@ -43,6 +43,7 @@ import threading
 import time
 
 import hmlib as H
+import napitest.extract
 import napitest.hunks as HL
 import napitest.invariants as INV
 import napitest.markdown as markdown
@@ -865,12 +866,11 @@ def read_extraction(gen):
     there is none."""
     src = os.path.join(gen or "", "extracted")
     try:
-        with open(os.path.join(src, "present.h")) as fh:
-            m = re.search(r'^#define EXTRACTED_TREE "(.*)"', fh.read(),
-                          re.M)
+        treep = napitest.extract.present_tree(os.path.join(src,
+                                                           "present.h"))
     except OSError:
         return None
-    if not m:
+    if treep is None:
         return None
     texts = {}
     for d, _, fs in os.walk(src):
@@ -880,7 +880,7 @@ def read_extraction(gen):
                 with open(p, encoding="utf-8",
                           errors="surrogateescape") as fh:
                     texts[os.path.relpath(p, src)] = \
-                        fh.read().replace(m.group(1), "TREE")
+                        fh.read().replace(treep, "TREE")
     return texts
 
 

@@ -563,6 +563,7 @@ def write_if_changed(path, text):
 
 
 PRESENT_HAVE = re.compile(r"^#define EXTRACTED_HAVE_(\w+) ([01])$", re.M)
+PRESENT_TREE = re.compile(r'^#define EXTRACTED_TREE "(.*)"$', re.M)
 
 
 def present_macro(name):
@@ -577,6 +578,15 @@ def read_present(path):
     with open(path) as f:
         return {m.group(1): m.group(2) == "1"
                 for m in PRESENT_HAVE.finditer(f.read())}
+
+
+def present_tree(path):
+    """The tree path present.h names (EXTRACTED_TREE: what the #line
+    directives of the extraction name too); None if it names none.  The
+    one reader of it (the hunk matrix's path normalisation)."""
+    with open(path) as f:
+        m = PRESENT_TREE.search(f.read())
+    return m.group(1) if m else None
 
 
 def outputs(manifests):

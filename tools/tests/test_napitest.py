@@ -251,6 +251,13 @@ class TestExtractor(Fixture):
             self.assertIn(f"#define EXTRACTED_HAVE_{name} {have}\n", present)
         self.assertIn("#define EXTRACTED_LINUX_VERSION_CODE 393571\n",
                       present)
+        # Its readers (kunit/run, tools/build-report; the hunk matrix).
+        path = os.path.join(self.out, "extracted", "present.h")
+        have = extract.read_present(path)
+        self.assertEqual((have["process_backlog"], have["nowhere"]),
+                         (True, False))
+        self.assertEqual(extract.present_tree(path), self.tree)
+        self.assertIn(f'#define EXTRACTED_TREE "{self.tree}"\n', present)
         # An optional file the tree lacks: an empty extraction.
         self.assertIn("Not in this tree", self.read("net/core/absent.c"))
         self.assertIn('#include "extracted/net/core/dev.c"',
