@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The simulated machine: CPUs and their context, per-CPU areas, WARN and
- * printk capture, once-flags, RCU readers.  The kernel's files it stands
- * for are modelled under shims/sim/ at their kernel paths.
+ * The simulated machine: CPUs and their context (the IRQ flag), seeded
+ * schedules, the quiescence and hang watchdogs with the trail of steps
+ * they name, the boot (sim_reset()), once-flags.  No kernel file stands
+ * behind it; the kernel's files are modelled under shims/sim/ at their
+ * kernel paths (per-CPU areas: mm/percpu.c, WARN: kernel/panic.c,
+ * printk: kernel/printk/printk.c, RCU readers: kernel/rcu/tree.c).
  */
 /* Explorer points are placed explicitly in the simulator (sim/explore.h). */
 #define SIM_RAW_ONCE
 #include <kernel_prelude.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,19 +53,7 @@ static void seed_reset(void)
 			"napitest: schedule seed %lu (NAPITEST_SEED=%lu)\n",
 			sim_seed, sim_seed);
 }
-uintptr_t sim_percpu_offset[NR_CPUS];
 unsigned long volatile jiffies;
-
-struct sim_warn sim_warns[SIM_MAX_WARNS];
-unsigned int sim_nr_warns;
-char sim_last_pr_warn[256];
-
-/* The per-CPU section of the test executable: the template of every
- * DEFINE_PER_CPU() variable (the kernel's .data..percpu). */
-extern char __start_sim_percpu[] __attribute__((weak));
-extern char __stop_sim_percpu[] __attribute__((weak));
-static char *percpu_area;
-static size_t percpu_size;
 
 static struct sim_once *once_list;
 static unsigned long watchdog_steps;
@@ -189,36 +179,6 @@ void sim_hang(void)
 }
 static bool globals_saved;
 
-/* setup_per_cpu_areas(): each CPU gets a copy of the template. */
-static void __attribute__((no_sanitize_address))
-percpu_copy(char *dst, const char *src, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		dst[i] = src[i];
-}
-
-static void setup_per_cpu_areas(void)
-{
-	size_t size = (size_t)(__stop_sim_percpu - __start_sim_percpu);
-	int cpu;
-
-	if (!percpu_area) {
-		percpu_size = (size + 63) & ~(size_t)63;
-		percpu_area = aligned_alloc(64, percpu_size * NR_CPUS + 64);
-		if (!percpu_area)
-			abort();
-	}
-	for (cpu = 0; cpu < NR_CPUS; cpu++) {
-		char *copy = percpu_area + cpu * percpu_size;
-
-		percpu_copy(copy, __start_sim_percpu, size);
-		sim_percpu_offset[cpu] =
-			(uintptr_t)copy - (uintptr_t)__start_sim_percpu;
-	}
-}
-
 /* The boot step a test makes fail, or NULL (sim_fail_init_step()). */
 static const char *init_step_to_fail;
 
@@ -269,7 +229,7 @@ void sim_reset(unsigned int nr_online)
 	sim_skb_reset();
 	sim_lockdep_reset();
 	sim_debug_preempt_reset();
-	setup_per_cpu_areas();
+	sim_setup_per_cpu_areas();
 	sim_sched_boot();
 }
 
@@ -313,23 +273,6 @@ bool sim_once_first(struct sim_once *once)
 	return true;
 }
 
-void sim_rcu_read_lock(void)
-{
-	sim_this()->rcu_read_nesting++;
-}
-
-void sim_rcu_read_unlock(void)
-{
-	if (!WARN_ON_ONCE(!sim_this()->rcu_read_nesting))
-		sim_this()->rcu_read_nesting--;
-}
-
-unsigned int sim_rcu_preempt_depth(void)
-{
-	return sim_preempt >= SIM_PREEMPT_FULL ? sim_this()->rcu_read_nesting :
-						 0;
-}
-
 const char *sim_tree_path(const char *file)
 {
 	size_t n = strlen(EXTRACTED_TREE);
@@ -343,76 +286,6 @@ const char *sim_tree_path(const char *file)
 	if (!s)
 		s = strstr(file, "/unit/");
 	return s ? s + 1 : file;
-}
-
-/*
- * The console: every WARN and pr_warn line is printed as the kernel prints
- * it, on stderr, where the test's output (and tools/results' KTAP and JUnit)
- * shows it with the test that caused it.  The explorer replays a scenario
- * many times, so a process prints the first SIM_CONSOLE_MAX lines only.
- */
-#define SIM_CONSOLE_MAX 64
-static unsigned int console_lines;
-
-static void console(const char *line)
-{
-	size_t n = strlen(line);
-
-	if (console_lines >= SIM_CONSOLE_MAX)
-		return;
-	if (++console_lines == SIM_CONSOLE_MAX) {
-		fprintf(stderr,
-			"napitest: console: %u lines printed, the rest are not\n",
-			SIM_CONSOLE_MAX);
-		return;
-	}
-	fprintf(stderr, "%s%s", line, n && line[n - 1] == '\n' ? "" : "\n");
-}
-
-/* Counted as the kernel taints (TAINT_WARN); the first ones kept. */
-static void record(const char *file, int line, const char *msg)
-{
-	struct sim_warn *w;
-
-	sim_this()->cnt.warns++;
-	console(msg);
-	if (sim_nr_warns >= SIM_MAX_WARNS)
-		return;
-	w = &sim_warns[sim_nr_warns++];
-	w->file = file;
-	w->line = line;
-	snprintf(w->msg, sizeof(w->msg), "%.*s", (int)strcspn(msg, "\n"), msg);
-}
-
-void sim_report(const char *file, int line, const char *fmt, ...)
-{
-	char text[768];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	record(file, line, text);
-}
-
-void sim_record_warn(const char *file, int line, const char *cond)
-{
-	char msg[sizeof(sim_warns[0].msg)];
-
-	snprintf(msg, sizeof(msg), "WARNING: CPU: %d at %s:%d: %s",
-		 sim_cpu_id(), sim_tree_path(file), line, cond);
-	record(file, line, msg);
-}
-
-void sim_record_pr_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	sim_this()->cnt.pr_warn_once++;
-	va_start(ap, fmt);
-	vsnprintf(sim_last_pr_warn, sizeof(sim_last_pr_warn), fmt, ap);
-	va_end(ap);
-	console(sim_last_pr_warn);
 }
 
 void sim_bug(const char *file, int line, const char *cond)

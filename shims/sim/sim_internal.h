@@ -50,6 +50,10 @@ void rtlock_lock(spinlock_t *lock, const char *file, int line);
 void rtlock_unlock(spinlock_t *lock);
 /* net/core/skbuff.c */
 void sim_skb_reset(void);
+/* kernel/printk/printk.c */
+void sim_console(const char *line);
+/* mm/percpu.c */
+void sim_setup_per_cpu_areas(void);
 
 /* Coroutine switches, annotated for AddressSanitizer's stack tracking. */
 #ifdef __SANITIZE_ADDRESS__
