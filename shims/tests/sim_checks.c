@@ -91,7 +91,7 @@ int main(void)
 		AREA(sched_core), AREA(lockdep),	  AREA(rtmutex),
 		AREA(softirq),	  AREA(smp_processor_id), AREA(list_debug),
 		AREA(smp),	  AREA(explore),	  AREA(watch),
-		AREA(smpboot),	  AREA(sched_fair),
+		AREA(smpboot),	  AREA(sched_fair),	  AREA(rcu_read),
 	};
 	static struct CMUnitTest tests[128];
 	size_t i, j, n = 0;

@@ -47,5 +47,6 @@ SIM_CHECKS_AREA(smp);
 SIM_CHECKS_AREA(explore);
 SIM_CHECKS_AREA(watch);
 SIM_CHECKS_AREA(smpboot);
+SIM_CHECKS_AREA(rcu_read);
 
 #endif /* SHIM_TESTS_SIM_CHECKS_H */
