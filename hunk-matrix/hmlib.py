@@ -68,6 +68,37 @@ def log(*a):
     print(*a, file=sys.stderr, flush=True)
 
 
+# HM_TRACE=1: log every build and suite run of a worker with its wall
+# clock and CPU time (user+sys of the command and its children, measured
+# by /usr/bin/time): a profile, never part of a verdict.
+TRACE = os.environ.get("HM_TRACE") == "1"
+
+
+def cpu():
+    """CPU time (user+sys) of this process and its waited-for children
+    so far: per phase, the figure a loaded machine does not change."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def traced(cmd, what, **kw):
+    """subprocess.run(cmd, **kw), logged with its wall and CPU time
+    under HM_TRACE."""
+    if not TRACE:
+        return subprocess.run(cmd, **kw)
+    import tempfile
+    with tempfile.NamedTemporaryFile("r", prefix="hm-time") as tf:
+        try:
+            r = subprocess.run(["/usr/bin/time", "-f", "%e %U %S", "-o",
+                                tf.name] + cmd, **kw)
+        finally:
+            f = (tf.read().split("\n")[-2:-1] or ["? 0 0"])[0].split()
+            if len(f) == 3 and f[0] != "?":
+                log(f"    trace {what}: {float(f[0]):.1f}s wall "
+                    f"{float(f[1]) + float(f[2]):.1f}s CPU")
+    return r
+
+
 def sh(cmd, **kw):
     return subprocess.run(cmd, text=True, capture_output=True, **kw)
 
@@ -317,7 +348,12 @@ class Worker:
         return suites()
 
     def build(self, targets):
-        r = sh(["ninja", "-C", self.bdir, "-j1"] + targets, env=self.env)
+        r = traced(["ninja", "-C", self.bdir, "-j1"] + targets,
+                   f"w{self.idx} build {' '.join(targets)[:60]}",
+                   env=self.env, text=True, capture_output=True)
+        if TRACE:
+            log(f"    trace w{self.idx} build: "
+                + ("ok" if r.returncode == 0 else "FAILED"))
         if r.returncode == 0:
             return True, ""
         # The compiler's or the linker's own line: not the command (its
@@ -385,9 +421,9 @@ class Worker:
         else:
             cmd = [os.path.join(self.bdir, f"{suite}-{cfg}")]
         try:
-            r = subprocess.run(cmd, capture_output=True, text=True,
-                               timeout=HANG_GUARD, cwd=self.bdir,
-                               errors="replace")
+            r = traced(cmd, f"w{self.idx} run {suite}-{cfg}",
+                       capture_output=True, text=True, timeout=HANG_GUARD,
+                       cwd=self.bdir, errors="replace")
         except subprocess.TimeoutExpired:
             raise Hang(suite, cfg) from None
         # A case that started and never ended is where the binary

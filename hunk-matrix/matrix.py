@@ -272,6 +272,11 @@ class Matrix:
         self.args = args
         self.t0 = time.time()
         self.timing = {}
+        # CPU time per phase (hmlib.cpu(): user+sys of the run and its
+        # children), logged beside the wall clock: the figure that
+        # carries over to another load
+        self.cpu = {}
+        self.c0 = H.cpu()
         self.scratch = os.path.join(H.SCRATCH, "matrix")
         shutil.rmtree(self.scratch, ignore_errors=True)
         os.makedirs(self.scratch)
@@ -321,6 +326,7 @@ class Matrix:
             want = set(self.args.only.split(","))
             self.hunks = [h for h in self.hunks if h.id in want]
         self.timing["parse"] = time.time() - self.t0
+        self.cpu["parse"] = H.cpu() - self.c0
 
     def apply_states(self):
         """States after each prefix of the series: states[k] is base +
@@ -512,10 +518,11 @@ class Matrix:
             h.equiv = equiv
 
     def classify(self):
-        t = time.time()
+        t, c = time.time(), H.cpu()
         with cf.ThreadPoolExecutor(max(2, self.args.jobs)) as ex:
             list(ex.map(self.classify_one, self.hunks))
         self.timing["trees+extraction"] = time.time() - t
+        self.cpu["trees+extraction"] = H.cpu() - c
 
     def print_classification(self):
         for h in self.hunks:
@@ -540,7 +547,7 @@ class Matrix:
         """Whether an earlier run with the same inputs left its result:
         its hunks, their verdicts and the baseline's failing tests are
         then read back (no tree made, nothing extracted, built or run)."""
-        t = time.time()
+        t, c = time.time(), H.cpu()
         rec = self.cache.get(self.run_key())
         if rec is None:
             return False
@@ -557,6 +564,7 @@ class Matrix:
         self.base_fail = set(rec["base_fail"])
         self.reused = self.n_run = rec["n_run"]
         self.timing["run reused"] = time.time() - t
+        self.cpu["run reused"] = H.cpu() - c
         H.log(f"hunk-matrix: every verdict read back ({len(self.hunks)} "
               "hunks): an earlier run had the same inputs")
         return True
@@ -586,7 +594,7 @@ class Matrix:
         some hunk needs them: its failing tests from the verdict cache
         when an earlier run had the same inputs (the workers then build
         only what a variant needs)."""
-        t = time.time()
+        t, c = time.time(), H.cpu()
         key = self.cache.key("baseline", self.patched_files)
         known = self.cache.get(key)
         if known is not None and not todo:
@@ -597,6 +605,7 @@ class Matrix:
             base_fail=known)
         self.cache.put(key, sorted(self.base_fail))
         self.timing["baseline build"] = time.time() - t
+        self.cpu["baseline build"] = H.cpu() - c
 
     def ref_files(self, prefix):
         """The files of a hunk's reference: the patched tree's, or the
@@ -714,7 +723,7 @@ class Matrix:
         """The hunks whose every verdict the cache holds (an earlier run
         with the same inputs), evaluated from it without a worker; returns
         the others, to build and run."""
-        t = time.time()
+        t, c = time.time(), H.cpu()
         self.n_run = len(todo)
         left = []
         for h in todo:
@@ -728,10 +737,11 @@ class Matrix:
             else:
                 self.reused += 1
         self.timing["verdicts reused"] = time.time() - t
+        self.cpu["verdicts reused"] = H.cpu() - c
         return left
 
     def evaluate(self, w, h):
-        ts = time.time()
+        ts, cs = time.time(), H.cpu()
         # At a prefix every suite is rebuilt against other declarations:
         # compare the compiled objects first, which is cheaper.
         if h.prefix is not None and h.gen and self.same_objects(w, h):
@@ -757,6 +767,9 @@ class Matrix:
               + f"{' '.join(sorted(killers))[:90]}"
               + (f" | {h.group}: {h.group_result}"
                  if getattr(h, 'group', '') else ""))
+        if H.TRACE:
+            H.log(f"    trace {h.id}: {H.cpu() - cs:.1f}s CPU (every "
+                  "worker's: the hunk's own with -j 1)")
 
     def group_guard(self, w, h):
         """Which tests guard a hunk whose omission does not build, once it
@@ -771,13 +784,14 @@ class Matrix:
             tag = h.id + "+" + "+".join(g.id for g in grp[1:])
             if len(grp) > 2:
                 tag = h.id + "+patch"
-            tg = time.time()
+            tg, cg = time.time(), H.cpu()
             files, prefix, motion, gdir = self.classify_one(h, grp, tag)
             if motion:
                 r2, k2 = "equivalent (code motion: same definitions)", set()
             else:
                 r2, k2, _ = self.run_variant(w, files, prefix, gdir)
-            H.log(f"    group {tag}: {r2} ({time.time() - tg:.1f}s)")
+            H.log(f"    group {tag}: {r2} ({time.time() - tg:.1f}s"
+                  + (f", {H.cpu() - cg:.1f}s CPU" if H.TRACE else "") + ")")
             if r2 != "killed-build":
                 h.group = ("whole patch " + h.patch[:4]
                            if tag.endswith("+patch") else
@@ -790,10 +804,11 @@ class Matrix:
     def run(self, todo):
         """Build and run the hunks left (prefix-tested hunks last, grouped
         by prefix)."""
-        t = time.time()
+        t, c = time.time(), H.cpu()
         todo.sort(key=lambda h: (h.prefix or 0, h.k))
         H.run_pool(todo, self.workers, self.evaluate)
         self.timing["build+run"] = time.time() - t
+        self.cpu["build+run"] = H.cpu() - c
         self.timing["total"] = time.time() - self.t0
 
     # -- report -----------------------------------------------------------
@@ -826,8 +841,11 @@ class Matrix:
         hangs = [h for h in hunks if h.result == "hang"]
         for p in problems:
             H.log("equivalent.md: " + p)
+        self.cpu["total"] = H.cpu() - self.c0
         H.log("timings: " + ", ".join(f"{k} {v:.1f}s"
-                                      for k, v in self.timing.items()))
+                                      for k, v in self.timing.items())
+              + "; CPU: " + ", ".join(f"{k} {v:.1f}s"
+                                      for k, v in self.cpu.items()))
         if survivors:
             H.log("SURVIVED (no test fails without the hunk):")
             for h in survivors:
