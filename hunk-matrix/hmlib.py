@@ -81,20 +81,22 @@ def cpu():
     return t.user + t.system + t.children_user + t.children_system
 
 
-def traced(cmd, what, **kw):
-    """subprocess.run(cmd, **kw), logged with its wall and CPU time
-    under HM_TRACE."""
+def traced(runner, cmd, what, **kw):
+    """runner(cmd, **kw) (sh or subprocess.run), logged (what(): what
+    it is) with its wall
+    and CPU time under HM_TRACE (through /usr/bin/time: a hang guard's
+    timeout then kills time(1), not the binary; a profile only)."""
     if not TRACE:
-        return subprocess.run(cmd, **kw)
+        return runner(cmd, **kw)
     import tempfile
     with tempfile.NamedTemporaryFile("r", prefix="hm-time") as tf:
         try:
-            r = subprocess.run(["/usr/bin/time", "-f", "%e %U %S", "-o",
-                                tf.name] + cmd, **kw)
+            r = runner(["/usr/bin/time", "-f", "%e %U %S", "-o",
+                        tf.name] + cmd, **kw)
         finally:
             f = (tf.read().split("\n")[-2:-1] or ["? 0 0"])[0].split()
             if len(f) == 3 and f[0] != "?":
-                log(f"    trace {what}: {float(f[0]):.1f}s wall "
+                log(f"    trace {what()}: {float(f[0]):.1f}s wall "
                     f"{float(f[1]) + float(f[2]):.1f}s CPU")
     return r
 
@@ -348,9 +350,9 @@ class Worker:
         return suites()
 
     def build(self, targets):
-        r = traced(["ninja", "-C", self.bdir, "-j1"] + targets,
-                   f"w{self.idx} build {' '.join(targets)[:60]}",
-                   env=self.env, text=True, capture_output=True)
+        r = traced(sh, ["ninja", "-C", self.bdir, "-j1"] + targets,
+                   lambda: f"w{self.idx} build {' '.join(targets)[:60]}",
+                   env=self.env)
         if TRACE:
             log(f"    trace w{self.idx} build: "
                 + ("ok" if r.returncode == 0 else "FAILED"))
@@ -402,6 +404,18 @@ class Worker:
             width = (width // 8 + 1) * 8 if ch == "\t" else width + 1
         return f"{m.group(1)}:{m.group(2)}:{width + 1}:" + err[m.end():]
 
+    def kernel_error(self, cfg):
+        """The error of the extracted code (extracted/all.c, CMake's
+        kernel-CFG) when it does not compile in cfg, else "".  Every
+        suite binary of cfg links it, and ninja compiles it after the
+        simulator's 25 files and the support code: compiled alone first,
+        a variant whose all.c fails costs one compile, not the
+        simulator's, and it is the error a binary's build stops at.  A
+        failure with no compiler error (an OOM kill, a full disk) is
+        not one: "" (the binaries' builds then say what they say)."""
+        ok, err = self.build([f"kernel-{cfg}"])
+        return "" if ok or not self.compiler_error else err
+
     def build_combined(self, cfg):
         """suites-CFG (CMake NAPITEST_SUITES_BINARY): every suite of cfg
         in one binary, one link instead of one per suite; run() uses it
@@ -421,7 +435,8 @@ class Worker:
         else:
             cmd = [os.path.join(self.bdir, f"{suite}-{cfg}")]
         try:
-            r = traced(cmd, f"w{self.idx} run {suite}-{cfg}",
+            r = traced(subprocess.run, cmd,
+                       lambda: f"w{self.idx} run {suite}-{cfg}",
                        capture_output=True, text=True, timeout=HANG_GUARD,
                        cwd=self.bdir, errors="replace")
         except subprocess.TimeoutExpired:
@@ -477,11 +492,28 @@ class Worker:
         pairs = [(c, s) for c in CONFIGS for s in suites if cheap(s)] + \
             [(c, s) for c in CONFIGS for s in suites if not cheap(s)]
         touched, together, tried = set(), set(), set()
+        # configuration -> the error of the variant's extracted code
+        # (all.c), which every suite binary of it links, when it does
+        # not compile there (kernel_error())
+        broken = {}
         for cfg, suite in pairs:
             if dead and not killers and not hangs and not cheap(suite):
                 if dead():
                     return "survived", set(), ""
                 dead = None
+            if cfg not in touched:
+                err = self.kernel_error(cfg)
+                if err:
+                    broken[cfg] = err
+            if cfg in broken:
+                # No binary of cfg builds: the reference's says whether
+                # that is this edit's doing (as below), without building
+                # the simulator, the support code and each suite first.
+                touched.add(cfg)
+                if any(x.endswith(":(no build)") for x in base(suite, cfg)):
+                    skipped.append(f"{suite}-{cfg}")
+                    continue
+                return "killed-build", set(), broken[cfg]
             ok = cfg in together
             if not ok and cfg in touched and cfg not in tried:
                 tried.add(cfg)

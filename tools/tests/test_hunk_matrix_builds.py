@@ -1,0 +1,125 @@
+# SPDX-License-Identifier: GPL-2.0
+"""What a hunk-matrix worker builds for a variant (hunk-matrix/hmlib.py,
+Worker.evaluate()): the same verdict with fewer builds.
+
+Every suite binary of a configuration links the extracted code
+(extracted/all.c, CMake's kernel-CFG).  A variant whose all.c does not
+compile there is killed-build on its first binary whose reference builds,
+with all.c's error, after one compile of all.c: no suite binary, no
+simulator, no support code built for it.  A variant whose all.c compiles
+is built and run as before.
+
+A fake worker: ninja's outcome per target is a table, builds are
+recorded.
+
+Run: pytest-3 tools/tests (CTest: tools-pytest, label tooling).
+"""
+
+import importlib
+import os
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ERR = "net/core/dev.c:11681:9: error: implicit declaration of function 'f'"
+
+
+@pytest.fixture
+def H(monkeypatch, tmp_path):
+    monkeypatch.setenv("HM_SCRATCH", str(tmp_path / "scratch"))
+    monkeypatch.syspath_prepend(os.path.join(HERE, "..", "..", "hunk-matrix"))
+    sys.modules.pop("hmlib", None)
+    return importlib.import_module("hmlib")
+
+
+def fake(H, broken=(), fails=()):
+    """A worker whose all.c does not compile in the configurations
+    broken, whose targets fails do not build, and every built binary
+    passes; .built lists the ninja runs."""
+    w = H.Worker.__new__(H.Worker)
+    w.idx, w.combined, w.built = 0, set(), []
+    w.hung, w.unstable, w.compiler_error = False, "", True
+    w.prepare = lambda files, gen: (True, "")
+
+    def build(targets):
+        w.built.append(targets)
+        bad = [t for t in targets
+               if t in fails or any(t.endswith("-" + c) for c in broken)]
+        if bad:
+            w.compiler_error = True
+            return False, ERR if bad[0].startswith("kernel-") else \
+                f"unit/x.c:1:1: error: {bad[0]}"
+        return True, ""
+    w.build = build
+    w.run = lambda suite, cfg: set()
+    return w
+
+
+def order():
+    return ["a", "b"]
+
+
+def test_all_c_failing_is_one_compile(H):
+    w = fake(H, broken=H.CONFIGS)
+    res, killers, err = w.evaluate({}, set(), order)
+    assert (res, killers, err) == ("killed-build", set(), ERR)
+    assert w.built == [["kernel-rt-rps"]]
+
+
+def test_reference_without_the_binary_skips_it_without_building(H):
+    # At a prefix: suite a does not build on the reference in rt-rps
+    # either; b does.  The variant's binaries are not built at all.
+    w = fake(H, broken=H.CONFIGS)
+    probed = []
+
+    def base(suite, cfg):
+        probed.append((suite, cfg))
+        return {f"{suite}:{cfg}:(no build)"} if suite == "a" else set()
+    res, _, err = w.evaluate({}, base, order)
+    assert (res, err) == ("killed-build", ERR)
+    assert probed == [("a", "rt-rps"), ("b", "rt-rps")]
+    assert w.built == [["kernel-rt-rps"]]
+
+
+def test_no_reference_binary_builds_untestable(H):
+    w = fake(H, broken=H.CONFIGS)
+    res, _, err = w.evaluate({}, lambda s, c: {f"{s}:{c}:(no build)"}, order)
+    assert res == "untestable"
+    assert w.built == [[f"kernel-{c}"] for c in H.CONFIGS]
+
+
+def test_all_c_compiling_builds_the_binaries(H):
+    # all.c compiles in rt-rps, the binary does not (a suite needs a
+    # declaration the variant lacks): the binary's own error.
+    w = fake(H, fails=("a-rt-rps",))
+    res, _, err = w.evaluate({}, set(), order)
+    assert (res, err) == ("killed-build", "unit/x.c:1:1: error: a-rt-rps")
+    assert w.built == [["kernel-rt-rps"], ["a-rt-rps"]]
+
+
+def test_one_configuration_broken_another_runs(H):
+    # rt-rps's all.c fails and its reference builds nothing there; the
+    # next configuration builds and runs.
+    w = fake(H, broken=("rt-rps",))
+    res, _, _ = w.evaluate(
+        {}, lambda s, c: {f"{s}:{c}:(no build)"} if c == "rt-rps" else set(),
+        order)
+    assert res == "survived"
+    assert w.built[0] == ["kernel-rt-rps"]
+    assert ["a-rt-rps"] not in w.built and ["a-rps-threads"] in w.built
+
+
+def test_no_compiler_error_is_not_a_broken_all_c(H):
+    # An OOM kill of cc1 on all.c: the binaries' builds say what they
+    # say (and the verdict is not stored: Worker.unstable).
+    w = fake(H)
+
+    def build(targets):
+        w.built.append(targets)
+        w.compiler_error = False
+        return False, "gcc: fatal error: Killed signal terminated program"
+    w.build = build
+    res, _, _ = w.evaluate({}, set(), order)
+    assert res == "killed-build" and w.unstable
+    assert w.built[:2] == [["kernel-rt-rps"], ["a-rt-rps"]]
