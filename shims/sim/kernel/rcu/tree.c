@@ -20,7 +20,11 @@ void sim_rcu_read_lock(void)
 	sim_this()->rcu_read_nesting++;
 }
 
-/* __rcu_read_unlock(): an unlock without a lock is a WARN. */
+/*
+ * __rcu_read_unlock(): an unlock without a lock is a WARN (the kernel's,
+ * with CONFIG_PROVE_LOCKING, once its count went to -1; here the count,
+ * unsigned, stays at 0).
+ */
 void sim_rcu_read_unlock(void)
 {
 	if (!WARN_ON_ONCE(!sim_this()->rcu_read_nesting))
