@@ -15,6 +15,18 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
 CONFIGS = ["rt-rps", "rps", "rps-threads", "norps-threads", "norps"]
 
 
+# A case a suite's source lists: cmocka's cmocka_unit_test*() (unit/) or
+# KUnit's KUNIT_CASE() (kunit/), the name possibly on the next line.
+CASE_RE = re.compile(r"\b(?:cmocka_unit_test[a-z_]*|KUNIT_CASE)\(\s*(\w+)")
+
+
+def source_cases(path):
+    """The case names a suite's source lists, in order (the one reader of
+    them: suite_cases(), tools/check-invariant-map)."""
+    with open(path, encoding="utf-8") as fh:
+        return CASE_RE.findall(fh.read())
+
+
 def suite_cases(root=ROOT):
     """{suite: [case names]} from the suites' sources, for binaries that
     stopped before running all their cases or never started."""
@@ -22,9 +34,7 @@ def suite_cases(root=ROOT):
     for dirpath, _, files in os.walk(os.path.join(root, "unit")):
         for f in files:
             if f.endswith(".c"):
-                with open(os.path.join(dirpath, f), encoding="utf-8") as fh:
-                    out[f[:-2]] = re.findall(
-                        r"cmocka_unit_test[a-z_]*\(\s*(\w+)", fh.read())
+                out[f[:-2]] = source_cases(os.path.join(dirpath, f))
     return out
 
 

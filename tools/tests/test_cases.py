@@ -65,3 +65,19 @@ def test_cache_value(tmp_path):
     (tmp_path / "CMakeCache.txt").write_text("KSRC:PATH=/some/tree\n")
     assert cases.cache_value(str(tmp_path), "KSRC") == "/some/tree"
     assert cases.cache_value(str(tmp_path / "none"), "KSRC") == ""
+
+
+def test_source_cases(tmp_path):
+    """The one reader of the case lists in the suites' sources (the
+    verdict's cases that never ran, tools/check-invariant-map)."""
+    src = tmp_path / "suite.c"
+    src.write_text("\tconst struct CMUnitTest tests[] = {\n"
+                   "\t\tcmocka_unit_test_setup(v1_a, setup),\n"
+                   "\t\tcmocka_unit_test_setup(\n"
+                   "\t\t\tv21_long_name, setup),\n"
+                   "\t\tcmocka_unit_test(helper_case),\n"
+                   "\t};\n"
+                   "/* not_a_cmocka_unit_test(x) */\n"
+                   "static struct kunit_case c[] = { KUNIT_CASE(v19_k), {} };\n")
+    assert cases.source_cases(str(src)) == ["v1_a", "v21_long_name",
+                                            "helper_case", "v19_k"]
