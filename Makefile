@@ -14,6 +14,9 @@
 ##                     for git bisect run)
 ## SEED=N              make mutants: the mutants' seed
 ## JOBS=N              parallel jobs (default 2)
+## LINK_EACH_SUITE=1   every suite linked on its own (CMakeLists.txt:
+##                     NAPITEST_LINK_EACH_SUITE; default: one binary per
+##                     configuration runs the suites but the explorer)
 ## KUNIT_KERNELS=rt    make kunit-smp / kunit-headline: only these x86_64
 ##                     kernels (default "rt preempt")
 ## HEADLINE_KERNELS=..  make kunit-headline: its kernels (default
@@ -24,6 +27,7 @@ TREE ?= patched
 BUILD ?= build
 SANITIZE ?= 0
 COVERAGE ?= 0
+LINK_EACH_SUITE ?= 0
 JOBS ?= 2
 KUNIT_KERNELS ?= rt preempt
 HEADLINE_KERNELS ?= $(KUNIT_KERNELS) $(if $(filter preempt,$(KUNIT_KERNELS)),preempt+threads)
@@ -204,7 +208,7 @@ CHECK_CACHED = $(CHECK_KEY_MORE); \
 # build directory does not exist yet or was configured differently.  A stamp
 # per configuration key skips all of it when nothing it reads changed (the
 # trees it names still exist; ninja itself follows the tree's files).
-CONF_KEY := $(KSRC_ABS)|$(TREE)|$(VARIANT)|$(SEED_LIST)|$(SANITIZE)|$(COVERAGE)
+CONF_KEY := $(KSRC_ABS)|$(TREE)|$(VARIANT)|$(SEED_LIST)|$(SANITIZE)|$(COVERAGE)|$(LINK_EACH_SUITE)
 CONF_STAMP := $(BUILD_DIR)/.configured-$(shell printf '%s' '$(CONF_KEY)' | sha256sum | cut -c1-12)
 CONF_TREES := $(if $(wildcard $(CONF_STAMP)),$(file < $(CONF_STAMP)))
 CONF_GONE := $(strip $(foreach t,$(CONF_TREES),$(if $(wildcard $(t)/Makefile),,$(t))))
@@ -228,14 +232,16 @@ $(CONF_STAMP): $(CONF_INPUTS) $(if $(CONF_GONE),FORCE)
 	if ! grep -qx "KSRC:PATH=$$tree" $$c 2>/dev/null || \
 	   ! grep -qx "NAPITEST_VARIANT:STRING=$(VARIANT)" $$c || \
 	   ! grep -qxF "NAPITEST_SEED_TREES:STRING=$$seeds" $$c || \
-	   ! grep -qx "NAPITEST_KBUILD_VARIANT:STRING=$(KBUILD_VARIANT)" $$c; then \
+	   ! grep -qx "NAPITEST_KBUILD_VARIANT:STRING=$(KBUILD_VARIANT)" $$c || \
+	   ! grep -qx "NAPITEST_LINK_EACH_SUITE:BOOL=$(call ONOFF,$(LINK_EACH_SUITE))" $$c; then \
 		cmake -S . -B $(BUILD_DIR) -G Ninja -DKSRC="$$tree" \
 			-DNAPITEST_KBUILD_VARIANT='$(KBUILD_VARIANT)' \
 			-DNAPITEST_KBUILD_DIR='$(abspath $(BUILD))/kbuild' \
 			-DNAPITEST_VARIANT='$(VARIANT)' \
 			-DNAPITEST_SEED_TREES="$$seeds" \
 			-DNAPITEST_SANITIZE=$(call ONOFF,$(SANITIZE)) \
-			-DNAPITEST_COVERAGE=$(call ONOFF,$(COVERAGE)) >/dev/null; \
+			-DNAPITEST_COVERAGE=$(call ONOFF,$(COVERAGE)) \
+			-DNAPITEST_LINK_EACH_SUITE=$(call ONOFF,$(LINK_EACH_SUITE)) >/dev/null; \
 	fi; \
 	rm -f $(BUILD_DIR)/.configured-*; echo "$$trees" >$@
 

@@ -301,6 +301,7 @@ class Worker:
                 f"-DKSRC={self.tree}", "-DNAPITEST_VARIANT=patched",
                 f"-DNAPITEST_EXTRACTED={self.pre}", "-DNAPITEST_OPTIMIZE=-O0",
                 "-DNAPITEST_SUITES_BINARY=ON",
+                "-DNAPITEST_LINK_EACH_SUITE=ON",
                 "-DNAPITEST_SANITIZE=OFF", "-DNAPITEST_COVERAGE=OFF"]
         if shutil.which("ccache"):
             args.append("-DCMAKE_C_COMPILER_LAUNCHER=ccache")
