@@ -174,11 +174,15 @@ static void v1_trigger_rx_softirq_rearms_defer_ipi(void **state)
 /*
  * V1 (patch 01), csd form (no backlog threads): every half-capacity kick
  * sends exactly one csd to the owning CPU, also after a first kick's csd
- * has run (defer_ipi_scheduled was released).
+ * has run (defer_ipi_scheduled was released).  The csd only raises
+ * NET_RX (__raise_softirq_irqoff()): idle CPU 1's
+ * flush_smp_call_function_queue() runs it in do_softirq(), and nothing
+ * wakes ksoftirqd/1 (raise_softirq_irqoff() would, outside interrupt).
  */
 static void v1_each_kick_sends_one_csd(void **state)
 {
 	int n = kick_count();
+	unsigned long wakeups;
 
 	(void)state;
 	if (THREADS_ON)
@@ -187,8 +191,10 @@ static void v1_each_kick_sends_one_csd(void **state)
 	/* Queued; CPU 1 idles polling: no IPI (set_nr_if_polling()). */
 	assert_true(sim_csd_pending(1));
 	assert_cpu_count(1, ipis, 0);
+	wakeups = sim_count(1, wakeups);
 	sim_run_all(1000);
 	assert_cpu_count(1, csd_run, 1);
+	assert_cpu_count_delta(1, wakeups, wakeups, 0);
 	assert_defer_list_flushed(1, n);
 
 	defer_from_cpu0(n);
