@@ -15,6 +15,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -239,6 +240,22 @@ def suites():
                   if f.endswith(".c"))
 
 
+# What shims/sim/sim.c's sim_bug() prints to stderr just before its
+# abort(): a kernel BUG() the simulation reached, a function of the
+# binary and its inputs like any failing test.
+SIM_BUG_RE = re.compile(r"^kernel BUG at \S+:\d+: ", re.M)
+
+
+def sim_bug(r):
+    """Whether a suite binary's run r (a CompletedProcess, stderr
+    captured) ended in the simulator's own abort() after a kernel BUG:
+    SIGABRT with sim_bug()'s line on stderr.  Any other signal (SIGKILL
+    of the OOM killer, a SIGABRT without that line) may come from
+    outside, and its verdict is not stored."""
+    return r.returncode == -signal.SIGABRT and \
+        bool(SIM_BUG_RE.search(r.stderr or ""))
+
+
 class Worker:
     """One fixed tree path + one build dir of the framework's CMake build."""
 
@@ -447,9 +464,9 @@ class Worker:
         failed = {f"{suite}:{cfg}:{c.name}"
                   for c in cmocka_output.parse_text(r.stdout).cases
                   if c.status in ("failed", "crashed")}
-        if r.returncode < 0:
-            # a signal: the simulator's own abort(), or one from outside
-            # (the OOM killer, a user): which one is not known
+        if r.returncode < 0 and not sim_bug(r):
+            # a signal from outside (the OOM killer, a user), or one the
+            # binary raised that is not known to be the simulator's BUG
             self.unstable = (f"{suite}-{cfg} killed by signal "
                              f"{-r.returncode}")
         if r.returncode and not failed:

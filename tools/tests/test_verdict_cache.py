@@ -235,9 +235,11 @@ class Ran:
         self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
 
 
-def worker(H, monkeypatch, tmp_path, build_out, run_rc, run_out=""):
+def worker(H, monkeypatch, tmp_path, build_out, run_rc, run_out="",
+           run_err=""):
     """A Worker whose tree is prepared, whose ninja prints build_out
-    (exit 1; None: builds) and whose binaries exit run_rc."""
+    (exit 1; None: builds) and whose binaries exit run_rc, printing
+    run_out and, on stderr, run_err."""
     w = H.Worker.__new__(H.Worker)
     w.tree, w.bdir, w.env, w.combined = "/t", "/b", {}, set()
     w.pre = str(tmp_path / "pre-gen")
@@ -246,7 +248,7 @@ def worker(H, monkeypatch, tmp_path, build_out, run_rc, run_out=""):
     monkeypatch.setattr(H, "sh", lambda cmd, **kw: Ran(
         0 if build_out is None else 1, build_out or "", ""))
     monkeypatch.setattr(H.subprocess, "run", lambda cmd, **kw: Ran(
-        run_rc, run_out))
+        run_rc, run_out, run_err))
     return w
 
 
@@ -287,6 +289,28 @@ def test_binary_killed_by_a_signal_is_not_stored(monkeypatch, tmp_path,
     w2.unstable = w.unstable
     assert w2.evaluate({}, set(), order)[0] == "survived"
     assert w2.unstable == ""
+
+
+BUG = ("kernel BUG at net/core/dev.c:4524: "
+       "!list_empty(&sd->poll_list) (CPU 1, seed 0)\n")
+
+
+@pytest.mark.parametrize("rc,err,stored", [
+    (-6, BUG, True),
+    (-6, "", False),
+    (-6, "a kernel BUG at x.c:1: y\n", False),
+    (-9, BUG, False),
+    (-11, BUG, False)])
+def test_the_simulators_own_bug_abort_is_stored(monkeypatch, tmp_path,
+                                                rc, err, stored):
+    # sim_bug() prints its line, then abort()s: as deterministic as a
+    # failing test (a kill by a BUG() is kept, and the warm run reads
+    # the run's record back); any other signal may come from outside.
+    H, _ = hunk_matrix(monkeypatch, tmp_path)
+    w = worker(H, monkeypatch, tmp_path, None, rc, "[ RUN      ] t\n", err)
+    res, killers, _ = w.evaluate({}, set(), order)
+    assert res == "killed" and killers == {"a:rt-rps:t"}
+    assert (w.unstable == "") == stored, w.unstable
 
 
 @pytest.mark.parametrize("unstable,hung,stored", [
