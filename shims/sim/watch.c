@@ -167,11 +167,6 @@ const struct sim_watch *sim_watch_of(const volatile void *addr)
 	return NULL;
 }
 
-struct sim_site sim_watch_last_site(void)
-{
-	return last_site;
-}
-
 static const char *site_name(const struct sim_site *s)
 {
 	if (!s->file)
@@ -179,6 +174,16 @@ static const char *site_name(const struct sim_site *s)
 	if (tree_len && !strncmp(s->file, tree_prefix, tree_len))
 		return s->file + tree_len + 1;
 	return s->file;
+}
+
+const char *sim_watch_last_line(char *buf, size_t len)
+{
+	if (last_site.file)
+		snprintf(buf, len, "the tree's last line run: %s:%d",
+			 site_name(&last_site), last_site.line);
+	else
+		snprintf(buf, len, "the tree's code has not run");
+	return buf;
 }
 
 /*
@@ -249,15 +254,12 @@ static int pc_site(void *pc, char *buf, size_t len)
  */
 static void unchanged(char *buf, size_t len)
 {
-	static const char same[] =
-		"the same at every hook since it was watched (a change "
-		"undone between two hooks is not seen)";
+	char last[300];
 
-	if (last_site.file)
-		snprintf(buf, len, "%s; the tree's last line run: %s:%d", same,
-			 site_name(&last_site), last_site.line);
-	else
-		snprintf(buf, len, "%s; the tree's code has not run", same);
+	snprintf(buf, len,
+		 "the same at every hook since it was watched (a change "
+		 "undone between two hooks is not seen); %s",
+		 sim_watch_last_line(last, sizeof(last)));
 }
 
 const char *sim_watch_describe(const volatile void *addr, char *buf, size_t len)

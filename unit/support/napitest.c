@@ -376,19 +376,12 @@ static const char *napitest_where(const volatile void *addr, char *buf,
 				  size_t len)
 {
 	const struct sim_watch *w;
-	struct sim_site s;
 
 	sim_watch_sync();
 	w = sim_watch_of(addr);
 	if (w && w->changes)
 		return sim_watch_describe(addr, buf, len);
-	s = sim_watch_last_site();
-	if (s.file)
-		snprintf(buf, len, "the tree's last line run: %s:%d", s.file,
-			 s.line);
-	else
-		snprintf(buf, len, "the tree's code has not run");
-	return buf;
+	return sim_watch_last_line(buf, len);
 }
 
 void napitest_assert_state_is(const struct napi_struct *napi,

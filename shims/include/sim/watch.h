@@ -63,7 +63,11 @@ const struct sim_watch *sim_watch_of(const volatile void *addr);
  */
 const char *sim_watch_describe(const volatile void *addr, char *buf,
 			       size_t len);
-/* The last hook met in the tree's code (any CPU). */
-struct sim_site sim_watch_last_site(void);
+/*
+ * "the tree's last line run: net/core/dev.c:6296" (the last hook met in
+ * the tree's code, on any CPU, its file relative to the tree), or "the
+ * tree's code has not run"; returns buf.
+ */
+const char *sim_watch_last_line(char *buf, size_t len);
 
 #endif

@@ -5,7 +5,10 @@
  *   watch   what sim_watch_describe() says of a watched word: where the
  *           tree's code changed it, or, when no hook saw it change, that
  *           and the tree's last line run, never "unchanged since boot"
- *           for a word the code set and cleared between two hooks
+ *           for a word the code set and cleared between two hooks;
+ *           what sim_watch_last_line() says (the poll-list and state
+ *           assertions' "the tree's last line run"): the tree's file
+ *           relative to the tree, never its absolute path
  *
  * The hooks are called as the tree's code calls them, with a file under a
  * made-up tree path.
@@ -76,6 +79,26 @@ static void watch_tree_not_run(void **state)
 		    "the tree's code has not run");
 }
 
+static void assert_last_line(const char *want)
+{
+	char buf[300];
+
+	sim_watch_last_line(buf, sizeof(buf));
+	if (strcmp(buf, want))
+		fail_msg("sim_watch_last_line(): \"%s\", expected \"%s\"", buf,
+			 want);
+}
+
+static void watch_last_line_is_relative_to_the_tree(void **state)
+{
+	(void)state;
+	assert_last_line("the tree's code has not run");
+	sim_watch_point(DEV_C, 300);
+	/* A hook in a file outside the tree (a shim's) is not the tree's. */
+	sim_watch_point("/napitest-watch-shims/sim/softirq.c", 40);
+	assert_last_line("the tree's last line run: net/core/dev.c:300");
+}
+
 const struct CMUnitTest sim_checks_watch[] = {
 	cmocka_unit_test_setup_teardown(watch_set_and_cleared_between_hooks,
 					watch_setup, watch_teardown),
@@ -83,5 +106,7 @@ const struct CMUnitTest sim_checks_watch[] = {
 					watch_teardown),
 	cmocka_unit_test_setup_teardown(watch_tree_not_run, watch_setup,
 					watch_teardown),
+	cmocka_unit_test_setup_teardown(watch_last_line_is_relative_to_the_tree,
+					watch_setup, watch_teardown),
 };
 const size_t sim_checks_watch_nr = ARRAY_SIZE(sim_checks_watch);
