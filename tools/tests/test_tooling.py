@@ -374,6 +374,30 @@ class Prefixes(unittest.TestCase):
         with self.assertRaises(ValueError):
             hunks.detect_prefix("PM", ps)
 
+    def test_table_knows_every_unit_test(self):
+        """tools/check-invariant-map: a table without a case of a unit/
+        test fails, naming its invariant; one with every test passes."""
+        import importlib.util
+        from importlib.machinery import SourceFileLoader
+        loader = SourceFileLoader("cim", os.path.join(
+            TOOLS, "check-invariant-map"))
+        cim = importlib.util.module_from_spec(
+            importlib.util.spec_from_loader("cim", loader))
+        loader.exec_module(cim)
+        root = os.path.dirname(TOOLS)
+        invs = invariants.load()
+        tests = sorted(cim.code_tests(root, ("unit/*.c",)))
+        self.assertIn("v55_schedule_during_poll_gets_another_poll", tests)
+        full = PREFIXES + "".join(f"case net_rx_action:rps {t}\n"
+                                  for t in tests)
+        self.assertEqual(cim.prefix_problems(self.write(full), root, invs),
+                         [])
+        errs = cim.prefix_problems(self.write(full.replace(
+            "case net_rx_action:rps v55_", "# v55_")), root, invs)
+        self.assertEqual(len(errs), 1)
+        self.assertIn("has no entry for V55 (v55_schedule_during_poll_gets_"
+                      "another_poll): rerun tools/series-prefixes", errs[0])
+
     def run_verdict(self, prefixes, spec):
         saved = invariants.PREFIXES
         invariants.PREFIXES = self.write(prefixes)
