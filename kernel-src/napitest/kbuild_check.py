@@ -123,13 +123,16 @@ def first_error(out, tree, kb):
 
 def cmd_deps(kb, obj, tree):
     """The tree's files kbuild recorded obj as depending on (.o.cmd), tree
-    being the source path kbuild was given (a slot's src)."""
+    being the source path kbuild was given (a slot's src).  A path gcc
+    wrote relative (under CCACHE_BASEDIR ccache hands gcc relative -I
+    paths, so the depfile has ../src/include/...) is relative to kb, where
+    kbuild compiles."""
     d, b = os.path.split(obj)
     path = os.path.join(kb, d, f".{b}.cmd")
     deps = set()
     with open(path) as f:
         for tok in f.read().split():
-            tok = tok.rstrip("\\")
+            tok = os.path.normpath(os.path.join(kb, tok.rstrip("\\")))
             # (-I dirs come as separate tokens too: files only)
             if tok.startswith(tree + os.sep) and os.path.isfile(tok):
                 deps.add(os.path.relpath(tok, tree))
@@ -521,6 +524,11 @@ def check(a):
     # kbuild records real paths (abs_srctree := $(realpath ...)) in
     # .o.cmd: the slots' src must be a real path too (BUILD= a link)
     top = os.path.realpath(a.dir)
+    # kbuild's -I paths are absolute, each slot's own (slot-N/src/...):
+    # ccache hashes them, so a slot never hit what another compiled.
+    # Under CCACHE_BASEDIR they are relative to O= (../src/...), the same
+    # in every slot; gcc's depfile is then relative too (cmd_deps).
+    os.environ.setdefault("CCACHE_BASEDIR", top)
     # Per tree path: its logs and which stamps its files were verified on.
     work = os.path.join(top, hashlib.sha256(tree.encode()).hexdigest()[:12])
     os.makedirs(work, exist_ok=True)

@@ -218,6 +218,7 @@ def run_check(kc, top, tree, fake, config="rps", setup=fake_setup):
     a = argparse.Namespace(tree=tree, dir=top, config=config, jobs=1,
                            deps_out=None, unverified=False, given=tree)
     with mock.patch.object(kc, "kbuild", fake), \
+            mock.patch.dict(os.environ), \
             mock.patch.object(kc, "setup", setup), \
             mock.patch.object(kc, "run", lambda *x, **k: (0, "gcc 12")), \
             mock.patch.object(kc.shutil, "which", lambda t: "/bin/" + t):
@@ -250,6 +251,63 @@ def test_check_through_a_linked_dir_keys_on_every_file(tmp_path):
     top = linked_dir(tmp_path)
     a = full_tree(str(tmp_path / "a"))
     assert run_check(kc, top, a, FakeKbuild()) == 0
+    (st,) = stamps(top)
+    assert "include/linux/a.h" in st["deps"]
+    assert "net/core/dev.c" in st["deps"]
+
+
+class CcacheKbuild(FakeKbuild):
+    """FakeKbuild as gcc under ccache writes the depfile: a path under
+    CCACHE_BASEDIR relative to O= (where kbuild compiles), since ccache
+    hands gcc relative -I paths there."""
+
+    def __init__(self):
+        super().__init__()
+        self.basedirs = []
+
+    def __call__(self, src, kb, env, logf, jobs, extra=(), strict=True,
+                 objs=()):
+        res = super().__call__(src, kb, env, logf, jobs, extra, strict,
+                               objs)
+        base = os.environ.get("CCACHE_BASEDIR")
+        self.basedirs.append(base)
+        real = os.path.realpath(src)
+        if base and real.startswith(base + os.sep):
+            for o in objs:
+                d, b = os.path.split(o)
+                rel = os.path.relpath(real, kb)
+                touch(kb, os.path.join(d, f".{b}.cmd"),
+                      f"deps := {rel}/include/linux/a.h {rel}/{o[:-2]}.c "
+                      f"$(wildcard include/config/X)\n")
+        return res
+
+
+def test_cmd_deps_relative_to_o(tmp_path):
+    """A depfile path written relative (CCACHE_BASEDIR) is O='s."""
+    kc = kbuild_check
+    src = fake_tree(str(tmp_path / "slot-0" / "src"))
+    kb = str(tmp_path / "slot-0" / "rps")
+    touch(kb, "net/core/.dev.o.cmd",
+          "deps := ../src/include/linux/a.h \\\n ../src/net/core/dev.c "
+          f"{src}/Makefile include/generated/autoconf.h\n")
+    assert kc.cmd_deps(kb, "net/core/dev.o", src) == {
+        "include/linux/a.h", "net/core/dev.c", "Makefile"}
+
+
+def test_ccache_basedir_shared_by_the_slots(tmp_path):
+    """kbuild runs under CCACHE_BASEDIR = --dir, so that ccache hashes
+    the slots' -I paths relative to O=, the same in every slot (absolute,
+    each slot's own src, no slot hit what another compiled); the stamp
+    still lists the headers from the relative depfile."""
+    kc = kbuild_check
+    top = str(tmp_path / "kb")
+    a = full_tree(str(tmp_path / "a"))
+    fake = CcacheKbuild()
+    with mock.patch.dict(os.environ):
+        os.environ.pop("CCACHE_BASEDIR", None)
+        assert run_check(kc, top, a, fake) == 0
+        assert "CCACHE_BASEDIR" not in os.environ
+    assert fake.basedirs == [os.path.realpath(top)]
     (st,) = stamps(top)
     assert "include/linux/a.h" in st["deps"]
     assert "net/core/dev.c" in st["deps"]
