@@ -70,8 +70,8 @@ def log(*a):
 
 
 # HM_TRACE=1: log every build and suite run of a worker with its wall
-# clock and CPU time (user+sys of the command and its children, measured
-# by /usr/bin/time): a profile, never part of a verdict.
+# clock and CPU time (user+sys of the command and its children, from
+# wait4()'s rusage): a profile, never part of a verdict.
 TRACE = os.environ.get("HM_TRACE") == "1"
 
 
@@ -82,24 +82,56 @@ def cpu():
     return t.user + t.system + t.children_user + t.children_system
 
 
-def traced(runner, cmd, what, **kw):
-    """runner(cmd, **kw) (sh or subprocess.run), logged (what(): what
-    it is) with its wall
-    and CPU time under HM_TRACE (through /usr/bin/time: a hang guard's
-    timeout then kills time(1), not the binary; a profile only)."""
-    if not TRACE:
-        return runner(cmd, **kw)
+def traced(cmd, what, timeout=None, cwd=None, env=None):
+    """Run cmd in its own session (process group), its output captured
+    as text: a CompletedProcess whose returncode is the command's own
+    (-N when a signal N killed it, whether or not HM_TRACE is on),
+    logged (what(): what it is) with its wall and CPU time (wait4()'s
+    rusage of the command) under HM_TRACE.  timeout: a hang guard only;
+    when it fires the command's whole process group is killed (SIGKILL)
+    and reaped, then subprocess.TimeoutExpired is raised."""
     import tempfile
-    with tempfile.NamedTemporaryFile("r", prefix="hm-time") as tf:
+    import time
+    with tempfile.TemporaryFile("w+", errors="replace") as out, \
+            tempfile.TemporaryFile("w+", errors="replace") as err:
+        t0 = time.monotonic()
+        p = subprocess.Popen(cmd, stdout=out, stderr=err, cwd=cwd, env=env,
+                             start_new_session=True)
+        fired = threading.Event()
+        lock = threading.Lock()
+        reaped = [False]
+
+        def guard():
+            with lock:
+                if not reaped[0]:
+                    fired.set()
+                    os.killpg(p.pid, 9)
+        timer = threading.Timer(timeout, guard) if timeout else None
+        if timer:
+            timer.daemon = True
+            timer.start()
         try:
-            r = runner(["/usr/bin/time", "-f", "%e %U %S", "-o",
-                        tf.name] + cmd, **kw)
+            _, status, ru = os.wait4(p.pid, 0)
         finally:
-            f = (tf.read().split("\n")[-2:-1] or ["? 0 0"])[0].split()
-            if len(f) == 3 and f[0] != "?":
-                log(f"    trace {what()}: {float(f[0]):.1f}s wall "
-                    f"{float(f[1]) + float(f[2]):.1f}s CPU")
-    return r
+            with lock:
+                reaped[0] = True
+            if timer:
+                timer.cancel()
+        p.returncode = os.waitstatus_to_exitcode(status)
+        if fired.is_set():
+            # what the group left behind (a child of the binary) too
+            try:
+                os.killpg(p.pid, 9)
+            except ProcessLookupError:
+                pass
+            raise subprocess.TimeoutExpired(cmd, timeout)
+        if TRACE:
+            log(f"    trace {what()}: {time.monotonic() - t0:.1f}s wall "
+                f"{ru.ru_utime + ru.ru_stime:.1f}s CPU")
+        out.seek(0)
+        err.seek(0)
+        return subprocess.CompletedProcess(cmd, p.returncode, out.read(),
+                                           err.read())
 
 
 def sh(cmd, **kw):
@@ -368,7 +400,7 @@ class Worker:
         return suites()
 
     def build(self, targets):
-        r = traced(sh, ["ninja", "-C", self.bdir, "-j1"] + targets,
+        r = traced(["ninja", "-C", self.bdir, "-j1"] + targets,
                    lambda: f"w{self.idx} build {' '.join(targets)[:60]}",
                    env=self.env)
         if TRACE:
@@ -453,10 +485,8 @@ class Worker:
         else:
             cmd = [os.path.join(self.bdir, f"{suite}-{cfg}")]
         try:
-            r = traced(subprocess.run, cmd,
-                       lambda: f"w{self.idx} run {suite}-{cfg}",
-                       capture_output=True, text=True, timeout=HANG_GUARD,
-                       cwd=self.bdir, errors="replace")
+            r = traced(cmd, lambda: f"w{self.idx} run {suite}-{cfg}",
+                       timeout=HANG_GUARD, cwd=self.bdir)
         except subprocess.TimeoutExpired:
             raise Hang(suite, cfg) from None
         # A case that started and never ended is where the binary

@@ -245,10 +245,9 @@ def worker(H, monkeypatch, tmp_path, build_out, run_rc, run_out="",
     w.pre = str(tmp_path / "pre-gen")
     w.hung, w.unstable, w.compiler_error = False, "", True
     w.prepare = lambda files, gen: (True, "")
-    monkeypatch.setattr(H, "sh", lambda cmd, **kw: Ran(
-        0 if build_out is None else 1, build_out or "", ""))
-    monkeypatch.setattr(H.subprocess, "run", lambda cmd, **kw: Ran(
-        run_rc, run_out, run_err))
+    monkeypatch.setattr(H, "traced", lambda cmd, what, **kw: Ran(
+        0 if build_out is None else 1, build_out or "", "")
+        if cmd[0] == "ninja" else Ran(run_rc, run_out, run_err))
     return w
 
 
