@@ -44,7 +44,7 @@ struct task_struct {
 	 */
 	int preempt_lazy_count;
 	/* PREEMPT_RCU: rcu_read_lock() depth while switched out */
-	unsigned int rcu_read_lock_nesting;
+	int rcu_read_lock_nesting;
 	bool rt; /* SCHED_FIFO: runs before normal tasks */
 	/* RT rtmutex: the lock it waits for, since when (FIFO among equals) */
 	const void *blocked_on;

@@ -68,7 +68,7 @@ struct sim_cpu {
 	unsigned int serving_softirq; /* SOFTIRQ_OFFSET: in the softirq loop */
 	unsigned int bh_disable; /* local_bh_disable() nesting */
 	unsigned int preempt_disable;
-	unsigned int rcu_read_nesting; /* rcu_read_lock() depth */
+	int rcu_read_nesting; /* rcu_read_lock() depth (-1: one unlock too many) */
 	bool irqs_off;
 	bool softirq_ctrl_locked; /* RT: the BH lock and its RCU reader */
 	unsigned int in_csd_flush; /* in kernel/smp.c's flush of its queue */
@@ -184,7 +184,7 @@ bool sim_once_first(struct sim_once *once);
 /* rcu_read_lock()/rcu_read_unlock() (linux/rcupdate.h). */
 void sim_rcu_read_lock(void);
 void sim_rcu_read_unlock(void);
-unsigned int sim_rcu_preempt_depth(void);
+int sim_rcu_preempt_depth(void);
 
 /* Per-CPU areas (see linux/percpu.h). */
 extern uintptr_t sim_percpu_offset[NR_CPUS];

@@ -13,6 +13,7 @@
 #define SIM_RAW_ONCE
 #include <kernel_prelude.h>
 #include "sim_internal.h"
+#include <limits.h>
 
 /* __rcu_read_lock(): the task's reader nesting. */
 void sim_rcu_read_lock(void)
@@ -20,19 +21,23 @@ void sim_rcu_read_lock(void)
 	sim_this()->rcu_read_nesting++;
 }
 
+/* RCU_NEST_PMAX (kernel/rcu/tree_plugin.h): a nesting that deep is a bug. */
+#define RCU_NEST_PMAX (INT_MAX / 2)
+
 /*
- * __rcu_read_unlock(): an unlock without a lock is a WARN (the kernel's,
- * with CONFIG_PROVE_LOCKING, once its count went to -1; here the count,
- * unsigned, stays at 0).
+ * __rcu_read_unlock(): rcu_preempt_read_exit() decrements the signed
+ * count, to -1 for an unlock without a lock, and CONFIG_PROVE_LOCKING's
+ * check then WARNs in the kernel's words.
  */
 void sim_rcu_read_unlock(void)
 {
-	if (!WARN_ON_ONCE(!sim_this()->rcu_read_nesting))
-		sim_this()->rcu_read_nesting--;
+	int rrln = --sim_this()->rcu_read_nesting;
+
+	WARN_ON_ONCE(rrln < 0 || rrln > RCU_NEST_PMAX);
 }
 
 /* rcu_preempt_depth() (linux/rcupdate.h): 0 without PREEMPT_RCU. */
-unsigned int sim_rcu_preempt_depth(void)
+int sim_rcu_preempt_depth(void)
 {
 	return sim_preempt >= SIM_PREEMPT_FULL ? sim_this()->rcu_read_nesting :
 						 0;
