@@ -552,18 +552,24 @@ static void wake_ksoftirqd1(void)
 			"ksoftirqd/1 not running after wakeup_softirqd()");
 }
 
-/* The scenario's premise: NET_RX of CPU 1's local packet left pending. */
+/*
+ * The scenario's premise: NET_RX of CPU 1's local packet left pending,
+ * the backlog on CPU 1's poll_list; each part and ksoftirqd/1's state
+ * said apart when it does not hold.
+ */
 static void expect_net_rx_left_to_ksoftirqd1(const char *scenario)
 {
-	char msg[120];
+	bool pending = sim_cpus[1].softirq_pending & BIT(NET_RX_SOFTIRQ);
+	bool listed = napi_listed(&per_cpu(softnet_data, 1).backlog);
+	unsigned int state = READ_ONCE(per_cpu(ksoftirqd, 1)->__state);
+	char msg[200];
 
-	if ((sim_cpus[1].softirq_pending & BIT(NET_RX_SOFTIRQ)) &&
-	    napi_listed(&per_cpu(softnet_data, 1).backlog))
+	if (pending && listed)
 		return;
 	snprintf(msg, sizeof(msg),
-		 "scenario %s: NET_RX not left to ksoftirqd/1 with the "
-		 "backlog on CPU 1's poll_list",
-		 scenario);
+		 "scenario %s: premise not met: NET_RX pending on CPU 1: %s; backlog on CPU 1's poll_list: %s; ksoftirqd/1 __state: %s",
+		 scenario, pending ? "yes" : "no", listed ? "yes" : "no",
+		 napitest_task_state_name(state));
 	sim_bug(__FILE__, __LINE__, msg);
 }
 

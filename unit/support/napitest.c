@@ -292,7 +292,7 @@ void napitest_assert_count(int cpu, const unsigned long *field,
 	_fail(file, line);
 }
 
-static const char *napitest_task_state_name(unsigned int state)
+const char *napitest_task_state_name(unsigned int state)
 {
 	switch (state) {
 	case TASK_RUNNING:

@@ -178,6 +178,8 @@ void napitest_assert_count(int cpu, const unsigned long *field,
 			      (unsigned long)(base), (unsigned long)(expect), \
 			      true, __FILE__, __LINE__)
 
+/* TASK_RUNNING, TASK_PARKED, ...: a task's __state by name. */
+const char *napitest_task_state_name(unsigned int state);
 void napitest_assert_task_state(const struct task_struct *t,
 				unsigned int expect, const char *file,
 				int line);
