@@ -34,11 +34,10 @@ import sys
 import tempfile
 
 from . import Error
-from . import extract, patches, series
+from . import extract, patches, series, trees_conf
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PATCHES = os.path.join(HERE, "patches")
-EXPECTED = "6.1.192, Debian linux-source-6.1 6.1.192-3"
 
 
 class Verify:
@@ -126,7 +125,7 @@ def verify(tree, work, pdir=PATCHES, out=print):
     out(f"verify: work    {work}")
     v = version_line(tree)
     if v:
-        out(f"verify: kernel  {v} (expected {EXPECTED})")
+        out(f"verify: kernel  {v} (expected {trees_conf.base_line()})")
     needed = vf.needed()
     for rel in needed:
         if not os.path.isfile(os.path.join(tree, rel)):
