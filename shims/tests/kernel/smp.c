@@ -7,7 +7,9 @@
  *                   wakeups queued for an idle CPU (ttwu_queue_wakelist(),
  *                   not on RT), and under the explorer an IPI at any point
  *                   where IRQs are on; the csd is unlocked before its
- *                   callback runs (it may queue itself again from there)
+ *                   callback runs (it may queue itself again from there);
+ *                   one flush runs the csd callbacks before the wakeups
+ *                   queued ahead of them
  *
  * The queue, its send path and its flushes are the tree's kernel/smp.c
  * (kernel-src/manifest): each test here also guards that code.
@@ -128,6 +130,52 @@ static void ipi_remote_wakeup_queued_unless_rt(void **state)
 }
 
 /*
+ * One flush, a queued wakeup ahead of an async csd: __flush_smp_call_function_queue()
+ * runs the csd callbacks first, unlinking each from behind the TTWU entry
+ * it leaves ("Second; run all !SYNC callbacks"), then hands what is left
+ * to sched_ttwu_pending() ("Third; only CSD_TYPE_TTWU is left").  So the
+ * callback still sees the wakee TASK_WAKING, and the wakee is activated
+ * once.  On RT, TTWU_QUEUE is off: the wakee is runnable before the flush.
+ */
+static call_single_data_t csd_d;
+static struct task_struct *csd_d_wakee;
+static unsigned int csd_d_runs, csd_d_wakee_state;
+
+static void csd_d_fn(void *info)
+{
+	(void)info;
+	csd_d_runs++;
+	csd_d_wakee_state = READ_ONCE(csd_d_wakee->__state);
+}
+
+static void ipi_flush_runs_csds_before_queued_wakeups(void **state)
+{
+	unsigned int want = IS_ENABLED(CONFIG_PREEMPT_RT) ? TASK_RUNNING :
+							    TASK_WAKING;
+
+	(void)state;
+	csd_d_wakee = sim_task_create(ipi_nop, NULL, 1, "wakee");
+	INIT_CSD(&csd_d, csd_d_fn, NULL);
+	csd_d_runs = 0;
+	sim_cpus[1].idle_poll = false;
+	assert_int_equal(wake_up_process(csd_d_wakee), 1);
+	assert_int_equal(smp_call_function_single_async(1, &csd_d), 0);
+	sim_deliver_ipi(1);
+	assert_int_equal(csd_d_runs, 1);
+	if (csd_d_wakee_state != want)
+		fail_msg(
+			"the csd's callback saw the wakee in __state %#x, expected %#x: kernel/smp.c runs csd callbacks before the queued wakeups",
+			csd_d_wakee_state, want);
+	assert_int_equal(csd_d_wakee->__state, TASK_RUNNING);
+	assert_true(csd_d_wakee->on_rq);
+	assert_false(sim_csd_pending(1));
+	sim_run_cpu(1, 10);
+	assert_true(csd_d_wakee->exited);
+	assert_int_equal(csd_d_runs, 1);
+	assert_no_report();
+}
+
+/*
  * Under the explorer the IPI arrives at any point where CPU 1 has IRQs
  * on, and at none where they are off: the callback sees every value of
  * ipi_x CPU 1's program leaves visible with IRQs on (0 and 2), never 1.
@@ -240,6 +288,8 @@ const struct CMUnitTest sim_checks_smp[] = {
 	cmocka_unit_test_setup(ipi_halted_idle_cpu_gets_one_per_empty_queue,
 			       check_setup),
 	cmocka_unit_test_setup(ipi_remote_wakeup_queued_unless_rt, check_setup),
+	cmocka_unit_test_setup(ipi_flush_runs_csds_before_queued_wakeups,
+			       check_setup),
 	cmocka_unit_test_setup(ipi_explorer_delivers_where_irqs_on,
 			       check_setup),
 	cmocka_unit_test_setup(ipi_csd_unlocked_before_its_callback,
