@@ -566,10 +566,11 @@ static void expect_net_rx_left_to_ksoftirqd1(const char *scenario)
 
 	if (pending && listed)
 		return;
-	snprintf(msg, sizeof(msg),
-		 "scenario %s: premise not met: NET_RX pending on CPU 1: %s; backlog on CPU 1's poll_list: %s; ksoftirqd/1 __state: %s",
-		 scenario, pending ? "yes" : "no", listed ? "yes" : "no",
-		 napitest_task_state_name(state));
+	snprintf(
+		msg, sizeof(msg),
+		"scenario %s: premise not met: NET_RX pending on CPU 1: %s; backlog on CPU 1's poll_list: %s; ksoftirqd/1 __state: %s",
+		scenario, pending ? "yes" : "no", listed ? "yes" : "no",
+		napitest_task_state_name(state));
 	sim_bug(__FILE__, __LINE__, msg);
 }
 

@@ -34,8 +34,8 @@ static void rcu_read_unbalanced_unlock_warns(void **state)
 	rcu_read_unlock();
 	assert_int_equal(sim_total().warns, 1);
 	/* 6.1's __rcu_read_unlock(): the count went to -1, then the WARN. */
-	assert_non_null(strstr(sim_warns[0].msg,
-			       ": rrln < 0 || rrln > RCU_NEST_PMAX"));
+	assert_non_null(
+		strstr(sim_warns[0].msg, ": rrln < 0 || rrln > RCU_NEST_PMAX"));
 	assert_int_equal(sim_this()->rcu_read_nesting, -1);
 	rcu_read_lock();
 	assert_int_equal(sim_this()->rcu_read_nesting, 0);
