@@ -86,7 +86,13 @@ class Case:
 
     @property
     def ok(self):
-        return self.status in ("ok", "skipped")
+        """Passed: a skipped case is neither a pass nor a failure."""
+        return self.status == "ok"
+
+    @property
+    def failed(self):
+        """Failed, or did not finish."""
+        return self.status in ("failed", "crashed")
 
     def message(self):
         """One line for the failure: what failed, then where."""
@@ -128,7 +134,7 @@ class Suite:
         """The failing tests as "<ctest name> <test>" (the format of the
         expected-failure lists); a binary that failed or crashed with no
         failing test is "<ctest name> *crashed*"."""
-        out = [f"{name} {c.name}" for c in self.cases if not c.ok]
+        out = [f"{name} {c.name}" for c in self.cases if c.failed]
         if status != 0 and not out:
             out.append(f"{name} *crashed*")
         return out

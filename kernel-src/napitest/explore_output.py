@@ -62,7 +62,7 @@ def verdict_lines(text):
     suite = cmocka_output.parse_text(text)
     for c in suite.cases:
         out.append(f"{c.name}: {c.status}" +
-                   ("" if c.ok else f": {c.message()}"))
+                   (f": {c.message()}" if c.failed else ""))
     out.append(f"{len(suite.cases)} cases")
     return out
 

@@ -50,12 +50,14 @@ def subtest(name, suite, status, indent="    "):
         if c.status == "crashed":
             out.append(f"{indent}# {c.name}: did not finish "
                        f"({status_text(status)})")
-        res = "ok" if c.ok else "not ok"
+        # A skip is KTAP's "ok N name # SKIP", never a bare "ok".
+        res = "not ok" if c.failed else "ok"
         skip = " # SKIP" if c.status == "skipped" else ""
         out.append(f"{indent}{res} {j} {c.name}{skip}")
     out += diag(suite.post, indent)
-    ok = status == 0 and all(c.ok for c in suite.cases)
-    if status != 0 and all(c.ok for c in suite.cases):
+    failed = any(c.failed for c in suite.cases)
+    ok = status == 0 and not failed
+    if status != 0 and not failed:
         out.append(f"{indent}# {name}: {status_text(status)}")
     return out, ok
 

@@ -160,7 +160,7 @@ def unit_results(junit):
             failed.setdefault(f"{t.name} (Not Run)", []).append(cfg)
             continue
         suite = cmocka_output.parse_text(t.output)
-        cases = [c.name for c in suite.cases if not c.ok]
+        cases = [c.name for c in suite.cases if c.failed]
         for name in cases:
             cfgs = failed.setdefault(name, [])
             if cfg not in cfgs:

@@ -8,8 +8,10 @@ Run: pytest-3 tools/tests (CTest: tools-pytest, label tooling).
 """
 
 import os
+import sys
+from xml.sax.saxutils import escape
 
-from napitest import cases
+from napitest import cases, verdict
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 JUNIT = os.path.join(DATA, "ctest-junit.xml")
@@ -81,3 +83,38 @@ def test_source_cases(tmp_path):
                    "static struct kunit_case c[] = { KUNIT_CASE(v19_k), {} };\n")
     assert cases.source_cases(str(src)) == ["v1_a", "v21_long_name",
                                             "helper_case", "v19_k"]
+
+
+def ctest_junit(path, name, status, output):
+    """A CTest JUnit file (ctest --output-junit) of one test."""
+    fail = '<failure message="" />' if status == "fail" else ""
+    path.write_text(
+        "<?xml version='1.0' encoding='UTF-8'?>\n"
+        '<testsuite name="(empty)" tests="1">'
+        f'<testcase name="{name}" classname="{name}" time="1" '
+        f'status="{status}">{fail}<system-out>{escape(output)}'
+        "</system-out></testcase></testsuite>\n")
+    return str(path)
+
+
+def test_a_skipped_case_is_not_checked(tmp_path, capsys, monkeypatch):
+    """An explorer scenario skipped (NAPITEST_EXPLORE_ONLY) is n/a in the
+    per-invariant summary, never a pass, and not counted as checked."""
+    out = "[==========] Running 1 test(s).\n" \
+        "[ RUN      ] explore_c_defer_kick_vs_flush\n" \
+        "  c_defer_kick_vs_flush: skipped (NAPITEST_EXPLORE_ONLY=x)\n" \
+        "[  SKIPPED ] explore_c_defer_kick_vs_flush\n" \
+        "[==========] 1 test(s) run.\n" \
+        "[  PASSED  ] 0 test(s).\n"
+    junit = ctest_junit(tmp_path / "j.xml", "explore_napi:rps", "run", out)
+    rs = cases.results(junit, cases.suite_cases())
+    assert [(r.test, r.status) for r in rs] == \
+        [("explore_c_defer_kick_vs_flush", "skipped")]
+    assert cases.status_of(rs) == "n/a"
+    (tmp_path / "CMakeCache.txt").write_text("KSRC:PATH=/nonexistent\n")
+    monkeypatch.setattr(sys, "argv", ["verdict", str(tmp_path), junit])
+    assert verdict.main() == 0
+    text = capsys.readouterr().out
+    v25 = next(ln for ln in text.splitlines() if ln.startswith("  V25 "))
+    assert v25.split()[1:6] == ["-", "n/a", "-", "-", "-"]
+    assert " 0 of " in text and "invariants checked" in text

@@ -30,7 +30,11 @@ def test_cases_and_statuses():
     rec, s = load("base-defer_list_rt-rps")
     assert s.planned == 10 and len(s.cases) == 10
     assert case(s, "v3_flush_keeps_irqs_enabled").status == "ok"
-    assert case(s, "v1_each_kick_sends_one_csd").status == "skipped"
+    skip = case(s, "v1_each_kick_sends_one_csd")
+    assert skip.status == "skipped"
+    # A skip is neither a pass nor a failure.
+    assert not skip.ok and not skip.failed
+    assert case(s, "v3_flush_keeps_irqs_enabled").ok
     assert case(s, "v24_defer_kick_uses_backlog_thread").status == "failed"
     assert s.failures("defer_list:rt-rps", rec["status"]) == [
         "defer_list:rt-rps v24_defer_kick_uses_backlog_thread",
@@ -125,6 +129,9 @@ def test_ktap_skip_and_plan():
     doc = ktap.document([("defer_list:rt-rps", lines, ok)])
     assert doc.startswith("KTAP version 1\n1..1\n")
     assert doc.endswith("ok 1 defer_list:rt-rps\n")
+    # Read back: the skip is counted as a skip, not a pass.
+    [r] = ktap.suites(doc)
+    assert r.counted == {"pass": 9, "fail": 0, "skip": 1, "total": 10}
 
 
 def test_ktap_crash():

@@ -326,6 +326,12 @@ struct explore_result {
 	unsigned long violations;
 	double seconds; /* CPU time: printed, never a budget */
 	int complete; /* the bounded DFS was exhausted */
+	/*
+	 * Not explored: NAPITEST_EXPLORE_ONLY or NAPITEST_SCHEDULE names
+	 * another scenario.  Neither complete nor a pass: the caller says
+	 * skip().
+	 */
+	int skipped;
 	char first_schedule[512]; /* replay string of the first counterexample */
 	char first_violation[256];
 };
@@ -340,7 +346,8 @@ struct explore_result {
  *                               pending IPIs, h an idle CPU halts, mN
  *                               a woken task goes to the Nth CPU)
  *   NAPITEST_EXPLORE_TASKS=0    no choices between the tasks of a CPU
- *   NAPITEST_EXPLORE_ONLY=NAME  explore that scenario only
+ *   NAPITEST_EXPLORE_ONLY=NAME  explore that scenario only (the others
+ *                               return r->skipped)
  *   NAPITEST_EXPLORE_POR=0      keep the points on stack-local data
  *   NAPITEST_EXPLORE_ASYNC=N    the points where IRQs (1) or preemption
  *                               (2) come back on, default 3

@@ -157,7 +157,7 @@ static void run_scenario(const struct explore_scenario *s,
 	if (only && *only && strcmp(only, s->name)) {
 		printf("  %s: skipped (NAPITEST_EXPLORE_ONLY=%s)\n", s->name,
 		       only);
-		r->complete = 1;
+		r->skipped = 1;
 		return;
 	}
 	if (env && *env) {
@@ -168,7 +168,7 @@ static void run_scenario(const struct explore_scenario *s,
 		    (strlen(s->name) != nl || strncmp(env, s->name, nl))) {
 			printf("  %s: skipped (NAPITEST_SCHEDULE names another scenario)\n",
 			       s->name);
-			r->complete = 1;
+			r->skipped = 1;
 			return;
 		}
 		if (!exp_parse_schedule(slash ? slash + 1 : env)) {
