@@ -117,14 +117,20 @@ def results(junit, cases_of):
 def other_failures(junit, cases_of):
     """[(CTest name, first error line)] of the failed tests that are not
     suite binaries: kbuild:<config> (the tree's own kbuild), the
-    framework's checks."""
+    framework's checks; of a cmocka binary, "case: message (at
+    file:line)"."""
     out = []
     for t in TR.parse_ctest_junit(junit):
         if t.passed or t.status == "skipped" or \
                 t.name.split(":", 1)[0] in cases_of:
             continue
+        # A cmocka binary (the simulator's self-tests): its first failing
+        # case, cmocka's message and the file:line of its LINE tag.
+        bad = [c for c in cmocka_output.parse_text(t.output).cases
+               if c.failed]
         lines = [ln.strip() for ln in t.output.splitlines() if ln.strip()]
-        err = next((ln for ln in lines if "error" in ln.lower()), None) or \
+        err = f"{bad[0].name}: {case_reason(bad[0])}" if bad else \
+            next((ln for ln in lines if "error" in ln.lower()), None) or \
             (lines[-1] if lines else t.message or t.status)
         out.append((t.name, err[:300]))
     return out

@@ -118,3 +118,23 @@ def test_a_skipped_case_is_not_checked(tmp_path, capsys, monkeypatch):
     v25 = next(ln for ln in text.splitlines() if ln.startswith("  V25 "))
     assert v25.split()[1:6] == ["-", "n/a", "-", "-", "-"]
     assert " 0 of " in text and "invariants checked" in text
+
+
+def test_other_failure_says_where_cmocka_failed(tmp_path):
+    """A failing check that is not a unit/ suite (the simulator's
+    self-tests) says its case, cmocka's message and the file:line that
+    cmocka printed on the next line."""
+    where = os.path.join(cases.ROOT, "shims/tests/explore/search.c")
+    out = "[==========] Running 1 test(s).\n" \
+        "[ RUN      ] explore_kernel_wait_loop_passes\n" \
+        "[  ERROR   ] --- 0 != 0x1\n" \
+        f"[   LINE   ] --- {where}:174: error: Failure!\n" \
+        "[  FAILED  ] explore_kernel_wait_loop_passes\n" \
+        "[==========] 1 test(s) run.\n"
+    junit = ctest_junit(tmp_path / "j.xml", "sim_checks:rps", "fail", out)
+    [(name, err)] = cases.other_failures(junit, cases.suite_cases())
+    assert name == "sim_checks:rps"
+    assert err == f"explore_kernel_wait_loop_passes: 0 != 0x1 (at {where}:174)"
+    assert cases.kernel_terms(err, "/nonexistent") == \
+        "explore_kernel_wait_loop_passes: 0 != 0x1 " \
+        "(at shims/tests/explore/search.c:174)"
