@@ -9,9 +9,37 @@
  * path (shims/tests/kernel/sched/core.c tests shims/sim/kernel/sched/core.c),
  * each with the list of its areas; this file runs them all as one suite.
  */
+#include <stdlib.h>
+#include <unistd.h>
+
 #include "sim_checks.h"
 
 int check_site;
+
+char *output_of(int fd, void (*fn)(void *), void *arg)
+{
+	FILE *tmp = tmpfile(), *f = fd == STDERR_FILENO ? stderr : stdout;
+	int saved;
+	long len;
+	char *out;
+
+	assert_non_null(tmp);
+	fflush(f);
+	saved = dup(fd);
+	assert_true(saved >= 0);
+	assert_true(dup2(fileno(tmp), fd) >= 0);
+	fn(arg);
+	fflush(f);
+	dup2(saved, fd);
+	close(saved);
+	len = ftell(tmp);
+	out = calloc(1, (size_t)len + 1);
+	assert_non_null(out);
+	rewind(tmp);
+	assert_int_equal(fread(out, 1, (size_t)len, tmp), (size_t)len);
+	fclose(tmp);
+	return out;
+}
 
 int check_setup(void **state)
 {
@@ -88,10 +116,12 @@ int main(void)
 		const struct CMUnitTest *cases;
 		const size_t *nr;
 	} areas[] = {
-		AREA(sched_core), AREA(lockdep),	  AREA(rtmutex),
-		AREA(softirq),	  AREA(smp_processor_id), AREA(list_debug),
-		AREA(smp),	  AREA(explore),	  AREA(watch),
-		AREA(smpboot),	  AREA(sched_fair),	  AREA(rcu_read),
+		/* First: the console prints a process's first lines only. */
+		AREA(printk),	  AREA(sched_core), AREA(lockdep),
+		AREA(rtmutex),	  AREA(softirq),    AREA(smp_processor_id),
+		AREA(list_debug), AREA(smp),	    AREA(explore),
+		AREA(watch),	  AREA(smpboot),    AREA(sched_fair),
+		AREA(rcu_read),
 	};
 	static struct CMUnitTest tests[128];
 	size_t i, j, n = 0;

@@ -32,6 +32,12 @@ void check_one_report(const char *what, const char *file);
 
 void assert_no_report(void);
 
+/*
+ * What fn(arg) wrote on fd, STDOUT_FILENO or STDERR_FILENO (malloc()ed);
+ * the fd is restored.
+ */
+char *output_of(int fd, void (*fn)(void *), void *arg);
+
 /* Each file's cases. */
 #define SIM_CHECKS_AREA(area)                               \
 	extern const struct CMUnitTest sim_checks_##area[]; \
@@ -48,5 +54,6 @@ SIM_CHECKS_AREA(explore);
 SIM_CHECKS_AREA(watch);
 SIM_CHECKS_AREA(smpboot);
 SIM_CHECKS_AREA(rcu_read);
+SIM_CHECKS_AREA(printk);
 
 #endif /* SHIM_TESTS_SIM_CHECKS_H */

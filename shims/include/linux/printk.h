@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Stands for include/linux/printk.h: messages are captured, not printed. */
+/*
+ * Stands for include/linux/printk.h: pr_warn() and pr_err() (pr_warn_once()
+ * and netdev_err_once() the first time) are counted, the last one kept
+ * (sim_last_pr_warn) and printed on the console, stderr
+ * (shims/sim/kernel/printk/printk.c); pr_info() and pr_debug() print nothing.
+ */
 #ifndef SHIM_LINUX_PRINTK_H
 #define SHIM_LINUX_PRINTK_H
 

@@ -81,33 +81,25 @@ static const struct explore_scenario lw_scn = {
 	.check = lw_check,
 };
 
-/*
- * explore_run() with stdout in a temporary file: what it printed is
- * returned (malloc()ed) and printed again.
- */
+struct explore_call {
+	const struct explore_scenario *s;
+	struct explore_result *r;
+};
+
+static void explore_call(void *arg)
+{
+	struct explore_call *c = arg;
+
+	explore_run(c->s, c->r);
+}
+
+/* explore_run(): what it printed is returned (malloc()ed) and printed again. */
 static char *explore_printing(const struct explore_scenario *s,
 			      struct explore_result *r)
 {
-	FILE *tmp = tmpfile();
-	int saved;
-	long len;
-	char *out;
+	struct explore_call c = { s, r };
+	char *out = output_of(STDOUT_FILENO, explore_call, &c);
 
-	assert_non_null(tmp);
-	fflush(stdout);
-	saved = dup(STDOUT_FILENO);
-	assert_true(saved >= 0);
-	assert_true(dup2(fileno(tmp), STDOUT_FILENO) >= 0);
-	explore_run(s, r);
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	len = ftell(tmp);
-	out = calloc(1, (size_t)len + 1);
-	assert_non_null(out);
-	rewind(tmp);
-	assert_int_equal(fread(out, 1, (size_t)len, tmp), (size_t)len);
-	fclose(tmp);
 	fputs(out, stdout);
 	return out;
 }
