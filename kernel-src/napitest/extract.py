@@ -15,17 +15,21 @@ Output (under --out only; the tree is opened read-only):
   extracted/<path>.c      the functions and variables of each .c file, in
                           source order
   extracted/all.c         includes the above: the "kernel" translation unit;
-                          also extracted_sites[], each function's file:line
+                          also extracted_sites[], each function's file:line,
+                          and the globals' snapshot (the tables); with
+                          EXTRACTED_TABLES_ONLY defined, the tables alone
   extracted/present.h     EXTRACTED_HAVE_<name> for every definition found,
                           EXTRACTED_LINUX_VERSION_CODE (its Makefile's)
   extracted/extract.d     make-style dependencies (for the build system)
 
 The functions and variables of the .c files get external linkage (their
 `static` and `inline` keywords are dropped, in place, so line numbers stay
-right): all.c is compiled once per configuration and linked into every test
-binary, and a test calls a static function of dev.c through its prototype in
-defs.h.  A change in dev.c then recompiles one translation unit per
-configuration, not every suite.
+right): the build compiles each extracted .c file (and all.c's tables) as a
+translation unit of its own once per kernel configuration and links them into
+every test binary, and a test calls a static function of dev.c through its
+prototype in defs.h.  A change in dev.c then recompiles dev.c's translation
+unit (and the tables, if its lines moved), not every suite; the hunk matrix
+compiles all.c as one.
 
 Every emitted line is preceded by a #line directive naming the original
 file and line of the tree, so compiler diagnostics, assertion failures and
@@ -739,8 +743,11 @@ def _generate(tree, manifest, out, dep_target, tag_cache):
     h.append("#endif /* EXTRACTED_DEFS_H */\n")
     write_if_changed(os.path.join(gen, "defs.h"), "".join(h))
 
+    # With EXTRACTED_TABLES_ONLY, all.c is the tables alone: the build
+    # compiles each .c file as a translation unit of its own
+    # (CMakeLists.txt, napitest_kernel_object()), and these tables too.
     allc = [banner.format("all files", tree),
-            "#include <kernel_prelude.h>\n"]
+            "#include <kernel_prelude.h>\n#ifndef EXTRACTED_TABLES_ONLY\n"]
     for s in cfiles:
         body = [banner.format(s.rel, tree)]
         for d in by_src.get(s.rel, []):
@@ -756,6 +763,7 @@ def _generate(tree, manifest, out, dep_target, tag_cache):
             write_if_changed(os.path.join(gen, mf[0]),
                              banner.format(mf[0], tree) +
                              "/* Not in this tree (a file? entry). */\n")
+    allc.append("#endif /* EXTRACTED_TABLES_ONLY */\n")
     allc.append(globals_snapshot(defs))
     allc.append(sites_table(funcs))
     write_if_changed(os.path.join(gen, "all.c"), "".join(allc))

@@ -260,8 +260,16 @@ class TestExtractor(Fixture):
         self.assertIn(f'#define EXTRACTED_TREE "{self.tree}"\n', present)
         # An optional file the tree lacks: an empty extraction.
         self.assertIn("Not in this tree", self.read("net/core/absent.c"))
-        self.assertIn('#include "extracted/net/core/dev.c"',
-                      self.read("all.c"))
+        allc = self.read("all.c")
+        self.assertIn('#include "extracted/net/core/dev.c"', allc)
+        # With EXTRACTED_TABLES_ONLY (the build's tables unit), all.c
+        # includes no .c file, and its tables stay.
+        tables = re.sub(r"#ifndef EXTRACTED_TABLES_ONLY\n.*?"
+                        r"#endif /\* EXTRACTED_TABLES_ONLY \*/\n", "", allc,
+                        flags=re.S)
+        self.assertNotIn('#include "extracted/', tables)
+        self.assertIn("const struct extracted_site extracted_sites[]", tables)
+        self.assertIn("void extracted_restore_globals(void)", tables)
 
     def test_sites_name_each_function_at_its_line(self):
         self.generate()
