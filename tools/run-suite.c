@@ -347,15 +347,17 @@ static bool keyed_env(const char *e)
 	       !strncmp(e, "UBSAN_OPTIONS=", 14);
 }
 
+static bool binary_sha256(const char *build, const char *path, char out[65]);
+
 /* run_record.key(argv): {"version", "binary", "argv", "env"}. */
-static void put_key(struct out *o, char **argv)
+static void put_key(struct out *o, const char *build, char **argv)
 {
 	char **env, hex[65];
 	size_t n = 0, i;
 	const char *base, *eq;
 
 	puts_(o, "{\"version\": 1, \"binary\": ");
-	if (file_sha256(argv[0], hex))
+	if (binary_sha256(build, argv[0], hex))
 		put_str(o, hex, 64);
 	else
 		puts_(o, "null");
@@ -433,6 +435,72 @@ static void write_file(const char *build, const char *path,
 			strerror(errno));
 		unlink(tmp);
 	}
+}
+
+/*
+ * The binary's SHA-256 for the record's key, remembered by the stat
+ * identity of the file it resolves to (device, inode, size, mtime, ctime,
+ * which no write leaves alone: what the result cache trusts too) in
+ * BUILD/results/digests/: the suites of a configuration are links to one
+ * binary, suites-CFG, which is hashed once per link of it, not once per
+ * suite (some 5 ms of CPU each).
+ */
+static bool binary_sha256(const char *build, const char *path, char out[65])
+{
+	char real[4096], memo[PATH_LEN], id[160], line[256], *p;
+	struct stat st, st2;
+	struct out o = { 0 };
+	size_t i;
+	FILE *f;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode) || !realpath(path, real))
+		return file_sha256(path, out);
+	snprintf(id, sizeof(id), "%llu %llu %lld %lld.%09ld %lld.%09ld",
+		 (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
+		 (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+		 st.st_mtim.tv_nsec, (long long)st.st_ctim.tv_sec,
+		 st.st_ctim.tv_nsec);
+	for (p = real; *p; p++)
+		if (*p == '/')
+			*p = '_';
+	for (i = 0; real[i] && i < 200; i++)
+		;
+	real[i] = 0; /* a name, not a path: a clash only costs a hash */
+	snprintf(memo, sizeof(memo), "%s/results/digests", build);
+	mkdir(build, 0777);
+	snprintf(line, sizeof(line), "%s/results", build);
+	mkdir(line, 0777);
+	mkdir(memo, 0777);
+	snprintf(memo, sizeof(memo), "%s/results/digests/%s", build, real);
+	f = fopen(memo, "r");
+	if (f) {
+		p = fgets(line, sizeof(line), f);
+		fclose(f);
+		i = strlen(id);
+		if (p && !strncmp(line, id, i) && line[i] == ' ' &&
+		    strlen(line + i + 1) == 65 && line[i + 65] == '\n') {
+			memcpy(out, line + i + 1, 64);
+			out[64] = 0;
+			return true;
+		}
+	}
+	if (!file_sha256(path, out))
+		return false;
+	/* Kept only if the file was not replaced while it was read. */
+	if (stat(path, &st2) || st2.st_ino != st.st_ino ||
+	    st2.st_dev != st.st_dev || st2.st_size != st.st_size ||
+	    st2.st_mtim.tv_sec != st.st_mtim.tv_sec ||
+	    st2.st_mtim.tv_nsec != st.st_mtim.tv_nsec ||
+	    st2.st_ctim.tv_sec != st.st_ctim.tv_sec ||
+	    st2.st_ctim.tv_nsec != st.st_ctim.tv_nsec)
+		return true;
+	puts_(&o, id);
+	puts_(&o, " ");
+	puts_(&o, out);
+	puts_(&o, "\n");
+	write_file(build, memo, &o, 1);
+	free(o.p);
+	return true;
 }
 
 static void write_record(const char *build, const char *name, struct out *o)
@@ -978,7 +1046,7 @@ int main(int argc, char **argv)
 	puts_(&rec, "{\"name\": ");
 	put_str(&rec, argv[2], strlen(argv[2]));
 	puts_(&rec, ", \"key\": ");
-	put_key(&rec, cmd);
+	put_key(&rec, argv[1], cmd);
 	puts_(&rec, ", \"lines\": [");
 	t0 = now();
 	pid = start(cmd, &fd, cache.check);

@@ -115,6 +115,40 @@ def test_a_missing_input_list_is_never_reused(harness, work):
     assert (rc, runs) == (0, 2) and REUSED not in out
 
 
+def test_the_record_names_the_binary_it_ran_by_content(harness, work):
+    """The record's key holds the binary's SHA-256, remembered by its stat
+    identity (results/digests/): a link to a binary hashed before reads
+    the digest; a rewritten binary is hashed again, never the old one."""
+    import hashlib
+    import json
+
+    def recorded(name):
+        with open(work / "build" / "results" / "runs" / f"{name}.json") as f:
+            return json.load(f)["key"]["binary"]
+
+    def digest():
+        return hashlib.sha256((work / "suite").read_bytes()).hexdigest()
+
+    os.symlink(work / "suite", work / "link")
+    no_cache = {"NAPITEST_NO_CACHE": "1"}
+    run(harness, work, no_cache, name="a")
+    assert recorded("a") == digest()
+    memo = list((work / "build" / "results" / "digests").iterdir())
+    assert len(memo) == 1 and memo[0].read_text().endswith(
+        f" {digest()}\n")
+    subprocess.run([harness, str(work / "build"), "b", "--",
+                    str(work / "link")], env=dict(os.environ, **no_cache),
+                   capture_output=True, check=True)
+    assert recorded("b") == digest()
+    assert len(list((work / "build" / "results" / "digests").iterdir())) == 1
+    # The same size, another content: stat identity still tells.
+    old = digest()
+    touch_later(work / "suite", (work / "suite").read_text().replace(
+        "echo out", "echo OUT"))
+    run(harness, work, no_cache, name="a")
+    assert recorded("a") == digest() != old
+
+
 # --check: a whole make check (the Makefile's CHECK_CACHED), kept under
 # one key over its inputs and replayed by --replay-only, which never runs
 # the command.
