@@ -349,6 +349,7 @@ class Worker:
         args = ["cmake", "-S", ROOT, "-B", self.bdir, "-G", "Ninja",
                 f"-DKSRC={self.tree}", "-DNAPITEST_VARIANT=patched",
                 f"-DNAPITEST_EXTRACTED={self.pre}", "-DNAPITEST_OPTIMIZE=-O0",
+                "-DNAPITEST_FRAMEWORK_OPTIMIZE=-O0",
                 "-DNAPITEST_SUITES_BINARY=ON",
                 "-DNAPITEST_LINK_EACH_SUITE=ON",
                 "-DNAPITEST_SANITIZE=OFF", "-DNAPITEST_COVERAGE=OFF"]

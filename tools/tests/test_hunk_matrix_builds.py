@@ -123,3 +123,24 @@ def test_no_compiler_error_is_not_a_broken_all_c(H):
     res, _, _ = w.evaluate({}, set(), order)
     assert res == "killed-build" and w.unstable
     assert w.built[:2] == [["kernel-rt-rps"], ["a-rt-rps"]]
+
+
+def test_matrix_build_compiles_everything_at_O0(H, tmp_path):
+    # The matrix's build dir (Worker.configure(), a real CMake run):
+    # the simulator, the support code and the suites, rebuilt for every
+    # prefix and every variant whose declarations differ, at -O0 like
+    # the extracted code; the dead-code check compiles all.c at -O1
+    # itself (Worker.objects_each()).
+    import json
+    w = H.Worker(0, {})
+    w.configure()
+    with open(os.path.join(w.bdir, "compile_commands.json")) as f:
+        cc = json.load(f)
+    levels = {}
+    for e in cc:
+        if "/tools/" in e["file"]:
+            continue  # napitest-run-suite: -O2, not the matrix's
+        opt = {x for x in e["command"].split() if x.startswith("-O")}
+        levels.setdefault(e["file"].split("/")[-2], set()).update(opt)
+    assert {"sim", "support", "unit", "extracted"} <= set(levels), levels
+    assert all(o == {"-O0"} for o in levels.values()), levels
