@@ -632,11 +632,11 @@ class Worker:
             out[cfg] = obj
         return out
 
-    def objects_each(self, gen, tag):
-        """objects(), one configuration at a time (CONFIGS' order): yields
-        (cfg, stripped object bytes, or None if it does not compile), so
-        that a comparison can stop at the first configuration that
-        differs."""
+    def objects_each(self, gen, tag, cfgs=None):
+        """objects(), one configuration at a time (CONFIGS' order, or
+        cfgs'): yields (cfg, stripped object bytes, or None if it does
+        not compile), so that a comparison can stop at the first
+        configuration that differs."""
         import json
         import shlex
         cc = json.load(open(os.path.join(self.bdir,
@@ -664,7 +664,7 @@ class Worker:
                           errors="surrogateescape") as fh:
                     fh.write(t)
         gen = norm
-        for cfg in CONFIGS:
+        for cfg in cfgs or CONFIGS:
             e = [e for e in cc if e["file"].endswith("/extracted/all.c") and
                  f"/kernel-{cfg}.dir/" in e["command"]][0]
             a = [x for x in shlex.split(e["command"]) if x != "ccache"]

@@ -714,10 +714,17 @@ class Matrix:
         return self.cache.verdict(key, compute)
 
     def ref_objects(self, w, prefix, cfg):
-        """The reference's (patched tree's, or a prefix's) objects in
-        cfg (Worker.objects_each()), compiled on first use."""
-        return self.ref_objs.get(prefix, lambda: w.objects(
-            self.reference(prefix)[1], f"ref-{prefix}") or {}).get(cfg)
+        """The reference's (patched tree's, or a prefix's) object in cfg
+        (Worker.objects_each()), None when it does not compile; compiled
+        on first use, configuration by configuration: a comparison stops
+        at the first configuration that differs (rt-rps for nearly every
+        hunk at a prefix), and the reference's other configurations are
+        then never compiled."""
+        def one():
+            for _, obj in w.objects_each(self.reference(prefix)[1],
+                                         f"ref-{prefix}", [cfg]):
+                return obj
+        return self.ref_objs.get((prefix, cfg), one)
 
     def replay(self, todo):
         """The hunks whose every verdict the cache holds (an earlier run
