@@ -676,17 +676,17 @@ class Matrix:
     def dead_before_explorer(self, h):
         """run_variant()'s dead callback for h (None: none): its
         extraction differs from its reference's (the patched tree's) in
-        all.c alone, #line directives aside, so that every suite binary
-        compiles the reference's code but for all.c; then whether all.c
-        compiles to the reference's objects (same_objects()).  Not with
-        --full (every suite's list of killing tests)."""
+        the code all.c compiles alone (all.c and the extracted .c files
+        it includes: extracted/net/core/dev.c, ...), #line directives
+        aside, so that every suite binary compiles the reference's code
+        but for all.c; then whether all.c compiles to the reference's
+        objects (same_objects()).  Not with --full (every suite's list
+        of killing tests)."""
         if self.args.full or h.prefix is not None or not h.gen:
             return None
         ext = read_extraction(h.gen)
         ref = self.reference(None)[0]
-        if ext is None or H.nolines({k: v for k, v in ext.items()
-                                     if k != "all.c"}) != \
-                H.nolines({k: v for k, v in ref.items() if k != "all.c"}):
+        if ext is None or H.nolines(headers(ext)) != H.nolines(headers(ref)):
             return None
         return lambda w: self.same_objects(w, h)
 
@@ -883,6 +883,14 @@ def main():
     m.timing["total"] = time.time() - m.t0
     listed, problems = m.cross_check()
     return m.report(listed, problems)
+
+
+def headers(ext):
+    """The extraction's files but its .c files (all.c and the extracted
+    .c files all.c includes, the code the kernel-CFG object alone
+    compiles): what the simulator, the support code and the suites
+    include (defs.h, present.h)."""
+    return {k: v for k, v in ext.items() if not k.endswith(".c")}
 
 
 def read_extraction(gen):

@@ -93,3 +93,42 @@ def test_reference_not_compiling_in_a_configuration_is_not_dead(M):
     ref = {c: b"ref-" + c.encode() for c in cfgs}
     m, w = run(M, {"ref4": dict(ref, **{cfgs[-1]: None}), "a": dict(ref)})
     assert m.same_objects(w, Hunk("a", 4)) is False
+
+
+def extraction(d, files):
+    """An extraction of the tree /T in d/extracted: files, and present.h
+    naming the tree."""
+    for rel, text in dict(files, **{
+            "present.h": '#define EXTRACTED_TREE "/T"\n'}).items():
+        p = d / "extracted" / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    return str(d)
+
+
+REF = {"all.c": '#include "extracted/net/core/dev.c"\n',
+       "defs.h": "struct softnet_data { int a; };\n",
+       "net/core/dev.c": '#line 10 "/T/net/core/dev.c"\nint f(void) {}\n'}
+
+
+@pytest.mark.parametrize("edit, checked", [
+    # a function body of dev.c: only all.c's object can differ
+    ({"net/core/dev.c": '#line 10 "/T/net/core/dev.c"\nint f(void) '
+      '{ return 0; }\n'}, True),
+    # lines moved: #line aside, the same
+    ({"net/core/dev.c": '#line 12 "/T/net/core/dev.c"\nint f(void) {}\n'},
+     True),
+    # a declaration: the suites and the simulator compile it too
+    ({"defs.h": "struct softnet_data { int a, b; };\n"}, False),
+])
+def test_dead_code_checked_before_the_explorer(M, tmp_path, edit, checked):
+    # The extracted code is all.c and the .c files it includes; a variant
+    # that differs from the patched tree there alone is checked for dead
+    # code before the explorer's suites run.
+    m = M.Matrix.__new__(M.Matrix)
+    m.args = type("A", (), {"full": False})()
+    ref = M.read_extraction(extraction(tmp_path / "ref", REF))
+    m.reference = lambda prefix: (ref, None)
+    h = Hunk("a", None)
+    h.gen = extraction(tmp_path / "a", dict(REF, **edit))
+    assert (m.dead_before_explorer(h) is not None) == checked
