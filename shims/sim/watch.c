@@ -77,23 +77,45 @@ void sim_watch_reset(const char *tree)
 	sim_watch_active = 0;
 }
 
-void sim_watch(const volatile void *addr, size_t size, const char *fmt, ...)
+/* A new watch of size bytes at addr, its description left to the caller. */
+static struct sim_watch *watch_add(const volatile void *addr, size_t size)
 {
 	struct sim_watch *w;
-	va_list ap;
 
 	if (nr_watches == SIM_MAX_WATCHES)
-		return; /* a description less, not a failure */
+		return NULL; /* a description less, not a failure */
 	w = &watches[nr_watches++];
 	memset(w, 0, sizeof(*w));
 	w->addr = addr;
 	w->size = size;
 	w->last = read_word(w);
 	w->cpu = -1;
+	sim_watch_active = !suspended;
+	return w;
+}
+
+void sim_watch(const volatile void *addr, size_t size, const char *fmt, ...)
+{
+	struct sim_watch *w = watch_add(addr, size);
+	va_list ap;
+
+	if (!w)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(w->what, sizeof(w->what), fmt, ap);
 	va_end(ap);
-	sim_watch_active = !suspended;
+}
+
+void sim_watch_named(const volatile void *addr, size_t size, const char *what)
+{
+	struct sim_watch *w = watch_add(addr, size);
+	size_t n;
+
+	if (!w)
+		return;
+	n = strnlen(what, sizeof(w->what) - 1);
+	memcpy(w->what, what, n);
+	w->what[n] = '\0';
 }
 
 void sim_watch_suspend(int on)

@@ -37,8 +37,50 @@ bool napitest_linked(const void *addr)
 
 /*
  * What the assertion helpers describe by name: each CPU's backlog NAPI
- * state, defer_list and counters, watched from boot (sim/watch.h).
+ * state, defer_list and counters, watched from boot (sim/watch.h).  The
+ * descriptions are formatted once: the explorer boots the machine for
+ * every schedule it runs.
  */
+enum {
+	W_BACKLOG,
+	W_DEFER,
+	W_IPIS,
+	W_NET_RX,
+	W_SMP_CALL,
+	W_WAKEUPS,
+	W_CSD,
+	W_WARNS,
+	W_DELIVERED,
+	W_FREED,
+	W_PENDING,
+	NR_CPU_WATCHES
+};
+
+static const char *const cpu_watch_fmt[NR_CPU_WATCHES] = {
+	[W_BACKLOG] = "backlog of CPU %u",
+	[W_DEFER] = "sd->defer_list on CPU %u",
+	[W_IPIS] = "IPIs to CPU %u",
+	[W_NET_RX] = "NET_RX raises on CPU %u",
+	[W_SMP_CALL] = "softirq raises from SMP-call context on CPU %u",
+	[W_WAKEUPS] = "wakeups on CPU %u",
+	[W_CSD] = "csd callbacks run on CPU %u",
+	[W_WARNS] = "WARNs on CPU %u",
+	[W_DELIVERED] = "packets handed to the stack on CPU %u",
+	[W_FREED] = "packets freed on CPU %u",
+	[W_PENDING] = "softirqs pending on CPU %u",
+};
+
+static const char *cpu_watch_name(unsigned int cpu, unsigned int w)
+{
+	static char names[NR_CPUS][NR_CPU_WATCHES]
+			 [sizeof(((struct sim_watch *)0)->what)];
+
+	if (!names[cpu][w][0])
+		snprintf(names[cpu][w], sizeof(names[cpu][w]), cpu_watch_fmt[w],
+			 cpu);
+	return names[cpu][w];
+}
+
 static void napitest_watch_cpus(unsigned int nr_cpus)
 {
 	unsigned int cpu;
@@ -47,29 +89,21 @@ static void napitest_watch_cpus(unsigned int nr_cpus)
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		struct softnet_data *sd = &per_cpu(softnet_data, cpu);
 		struct sim_counters *c = &sim_cpus[cpu].cnt;
+#define WATCH(addr, w) \
+	sim_watch_named(addr, sizeof(*(addr)), cpu_watch_name(cpu, w))
 
-		sim_watch(&sd->backlog.state, sizeof(sd->backlog.state),
-			  "backlog of CPU %u", cpu);
-		sim_watch(&sd->defer_list, sizeof(sd->defer_list),
-			  "sd->defer_list on CPU %u", cpu);
-		sim_watch(&c->ipis, sizeof(c->ipis), "IPIs to CPU %u", cpu);
-		sim_watch(&c->net_rx_raises, sizeof(c->net_rx_raises),
-			  "NET_RX raises on CPU %u", cpu);
-		sim_watch(&c->raises_in_smp_call, sizeof(c->raises_in_smp_call),
-			  "softirq raises from SMP-call context on CPU %u",
-			  cpu);
-		sim_watch(&c->wakeups, sizeof(c->wakeups), "wakeups on CPU %u",
-			  cpu);
-		sim_watch(&c->csd_run, sizeof(c->csd_run),
-			  "csd callbacks run on CPU %u", cpu);
-		sim_watch(&c->warns, sizeof(c->warns), "WARNs on CPU %u", cpu);
-		sim_watch(&c->skbs_delivered, sizeof(c->skbs_delivered),
-			  "packets handed to the stack on CPU %u", cpu);
-		sim_watch(&c->skbs_freed, sizeof(c->skbs_freed),
-			  "packets freed on CPU %u", cpu);
-		sim_watch(&sim_cpus[cpu].softirq_pending,
-			  sizeof(sim_cpus[cpu].softirq_pending),
-			  "softirqs pending on CPU %u", cpu);
+		WATCH(&sd->backlog.state, W_BACKLOG);
+		WATCH(&sd->defer_list, W_DEFER);
+		WATCH(&c->ipis, W_IPIS);
+		WATCH(&c->net_rx_raises, W_NET_RX);
+		WATCH(&c->raises_in_smp_call, W_SMP_CALL);
+		WATCH(&c->wakeups, W_WAKEUPS);
+		WATCH(&c->csd_run, W_CSD);
+		WATCH(&c->warns, W_WARNS);
+		WATCH(&c->skbs_delivered, W_DELIVERED);
+		WATCH(&c->skbs_freed, W_FREED);
+		WATCH(&sim_cpus[cpu].softirq_pending, W_PENDING);
+#undef WATCH
 	}
 }
 

@@ -49,6 +49,11 @@ void sim_watch_reset(const char *tree);
 /* Watch size bytes at addr, described by what (printf-style). */
 void sim_watch(const volatile void *addr, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * The same, described by what as it is: no formatting, for a boot that
+ * registers the same watches many times (the explorer's executions).
+ */
+void sim_watch_named(const volatile void *addr, size_t size, const char *what);
 /* Suspend (1) or resume (0) the checks; watches are kept either way. */
 void sim_watch_suspend(int on);
 /* Check every watch now (an assertion is about to read them). */
