@@ -122,7 +122,11 @@ static const char *check_quiescent(void)
  */
 static bool napi_listed(struct napi_struct *n)
 {
-	return n->poll_list.next && !list_empty(&n->poll_list);
+	/*
+	 * list_empty() by a plain read: the explorer's own check between
+	 * two steps is no step of the machine (no hook, no trail entry).
+	 */
+	return n->poll_list.next && n->poll_list.next != &n->poll_list;
 }
 
 /*

@@ -54,6 +54,7 @@ static void start_execution(void)
 	exp_replay_broken = false;
 	exp_preempts = 0;
 	memset(exp_irq_done, 0, sizeof(exp_irq_done));
+	exp_map_programs();
 	exp_scn->setup();
 	for (i = 0; i < exp_scn->nr_threads; i++) {
 		struct exp_thread *t = &exp_thr[i];
@@ -153,8 +154,9 @@ static void drain_step(unsigned int idx, int o)
 	e->file = NULL;
 	e->line = 0;
 	e->tree_file = NULL;
-	snprintf(e->what, sizeof(e->what), "x86-TSO: CPU%d's store (%s) drains",
-		 cpu, exp_short_path(file));
+	e->what_kind = EXP_WHAT_DRAIN;
+	e->what_arg = cpu;
+	e->what_str = file;
 }
 
 /* Step idx ran option o on program running: where it stopped. */
@@ -171,16 +173,18 @@ static void record_event(unsigned int idx, int o, int running)
 	e->line = t->line;
 	e->tree_file = t->tree_file;
 	e->tree_line = t->tree_line;
-	e->what[0] = '\0';
-	if (o >= EXP_OPT_IPI)
-		snprintf(e->what, sizeof(e->what),
-			 "IPI> CPU%d's pending IPIs, then %s:%d",
-			 o - EXP_OPT_IPI, exp_short_path(t->file), t->line);
-	else if (t->wait_cond)
-		snprintf(e->what, sizeof(e->what), "waits for %s",
-			 t->wait_what);
-	else if (t->label)
-		snprintf(e->what, sizeof(e->what), "%s", t->label);
+	if (o >= EXP_OPT_IPI) {
+		e->what_kind = EXP_WHAT_IPI;
+		e->what_arg = o - EXP_OPT_IPI;
+	} else if (t->wait_cond) {
+		e->what_kind = EXP_WHAT_WAIT;
+		exp_copy_text(e->text, t->wait_what, sizeof(e->text));
+	} else if (t->label) {
+		e->what_kind = EXP_WHAT_LABEL;
+		e->what_str = t->label;
+	} else {
+		e->what_kind = EXP_WHAT_NONE;
+	}
 }
 
 /* The scenario's invariant after a step; false when it fails. */

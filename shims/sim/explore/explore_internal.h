@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 #include <ucontext.h>
 
 #define EXP_STACK (256 * 1024)
@@ -60,16 +61,45 @@ struct exp_step {
 	unsigned short tried;
 };
 
-/* What ran in each step, for the counterexample. */
+/*
+ * What ran in each step, for the counterexample.  Its description is
+ * kept as parts (a kind, a copied text, a constant string, a number) and
+ * put into words only when printed (exp_event_what()): a search records
+ * every step of every schedule and prints one.
+ */
+enum exp_what {
+	EXP_WHAT_NONE,
+	EXP_WHAT_LABEL, /* str: explore_point_named(), explore_async_point() */
+	EXP_WHAT_WAIT, /* "waits for " text */
+	EXP_WHAT_IPI, /* CPU arg's pending IPIs, then file:line */
+	EXP_WHAT_DRAIN, /* CPU arg's store made at str drains */
+	EXP_WHAT_PICK, /* the scheduler picks text, of arg */
+	EXP_WHAT_POLL,
+	EXP_WHAT_MIGRATE,
+	EXP_WHAT_PREEMPT,
+};
+
 struct exp_event {
 	unsigned char thread;
 	signed char irq; /* -1, or the interrupt that started here */
+	unsigned char what_kind; /* enum exp_what */
+	int what_arg;
 	const char *file; /* where it yielded next */
 	int line;
 	const char *tree_file; /* and the tree's code it was in */
 	int tree_line;
-	char what[128]; /* a scheduler choice: what it chose */
+	const char *what_str;
+	char text[128]; /* a scheduler choice: what it chose */
 };
+
+/* snprintf(dst, size, "%s", src), without printf's machinery. */
+static inline void exp_copy_text(char *dst, const char *src, size_t size)
+{
+	size_t n = strnlen(src, size - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
 
 /* program.c: the programs and the explorer's own side of the switch */
 extern const struct explore_scenario *exp_scn;
@@ -100,6 +130,7 @@ void exp_violate(const char *fmt, const char *arg);
 void exp_execute(void);
 
 /* options.c: a step's options, the default policy, switching */
+void exp_map_programs(void); /* at each execution's start */
 int exp_opt_thread(int o);
 unsigned short exp_enabled_mask(void);
 int exp_default_choice(int running, unsigned short en);
@@ -115,6 +146,8 @@ void exp_resume(int o);
 void exp_schedule_string(char *buf, size_t len);
 bool exp_parse_schedule(const char *str);
 const char *exp_short_path(const char *file);
+/* Step e's description, as the counterexample prints it. */
+void exp_event_what(const struct exp_event *e, char *buf, size_t len);
 void exp_print_counterexample(FILE *f);
 
 /* search.c: the search and its options */

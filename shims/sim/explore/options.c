@@ -39,15 +39,34 @@ static bool thread_interruptible(int i)
 	       (t->wait_cond && (t->wait_flags & EXPLORE_WAIT_IRQS));
 }
 
-/* The program of cpu, or -1. */
-static int cpu_thread(int cpu)
-{
-	int i;
+/*
+ * The program of each CPU and of each interrupt's CPU (the first program
+ * on that CPU, or -1), from the scenario at each execution's start: they
+ * are asked at every step.
+ */
+static signed char cpu_thr[NR_CPUS];
+static signed char irq_thr[EXPLORE_MAX_IRQS];
 
-	for (i = 0; i < exp_scn->nr_threads; i++)
-		if (exp_scn->threads[i].cpu == cpu)
-			return i;
-	return -1;
+void exp_map_programs(void)
+{
+	int cpu, i;
+
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		cpu_thr[cpu] = -1;
+		for (i = exp_scn->nr_threads - 1; i >= 0; i--)
+			if (exp_scn->threads[i].cpu == cpu)
+				cpu_thr[cpu] = (signed char)i;
+	}
+	for (i = 0; i < exp_scn->nr_irqs; i++) {
+		cpu = exp_scn->irqs[i].cpu;
+		irq_thr[i] = cpu >= 0 && cpu < NR_CPUS ? cpu_thr[cpu] : -1;
+	}
+}
+
+/* The program of cpu, or -1. */
+static inline int cpu_thread(int cpu)
+{
+	return cpu_thr[cpu];
 }
 
 /*
@@ -89,19 +108,13 @@ static bool ipi_can_arrive(int cpu)
 /* The program an option runs: itself, or the program of the IRQ's CPU. */
 int exp_opt_thread(int o)
 {
-	int i;
-
 	if (o < EXPLORE_MAX_THREADS)
 		return o;
 	if (o >= EXP_OPT_IPI)
 		return cpu_thread(o - EXP_OPT_IPI);
 	if (o >= EXP_OPT_DRAIN)
 		return -1; /* a drain runs no program */
-	for (i = 0; i < exp_scn->nr_threads; i++)
-		if (exp_scn->threads[i].cpu ==
-		    exp_scn->irqs[o - EXPLORE_MAX_THREADS].cpu)
-			return i;
-	return -1;
+	return irq_thr[o - EXPLORE_MAX_THREADS];
 }
 
 unsigned short exp_enabled_mask(void)

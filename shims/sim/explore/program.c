@@ -61,13 +61,32 @@ bool exp_irq_can_arrive(const struct explore_actor *irq,
 	       !c->rcu_read_nesting;
 }
 
+/*
+ * A file of the shims, not the tree's: __FILE__ strings are few and
+ * constant, so each one's answer is remembered by its address.
+ */
+static bool shim_file(const char *file)
+{
+	static struct {
+		const char *file;
+		bool shim;
+	} cache[128];
+	unsigned int i = (unsigned int)(((uintptr_t)file >> 3) % 128);
+
+	if (cache[i].file != file) {
+		cache[i].file = file;
+		cache[i].shim = strstr(file, "/shims/") != NULL;
+	}
+	return cache[i].shim;
+}
+
 static void yield_to_explorer(const char *file, int line)
 {
 	struct exp_thread *const t = &exp_thr[exp_cur];
 
 	t->file = file;
 	t->line = line;
-	if (!strstr(file, "/shims/")) {
+	if (!shim_file(file)) {
 		t->tree_file = file;
 		t->tree_line = line;
 	}
@@ -174,7 +193,7 @@ void explore_wait_until(int (*cond)(void *arg), void *arg, unsigned int flags,
 	t->wait_cond = cond;
 	t->wait_arg = arg;
 	t->wait_flags = flags;
-	snprintf(t->wait_what, sizeof(t->wait_what), "%s", what);
+	exp_copy_text(t->wait_what, what, sizeof(t->wait_what));
 	do {
 		/* An interrupt taken meanwhile runs here, then the test again. */
 		yield_to_explorer(__FILE__, __LINE__);
@@ -236,15 +255,12 @@ unsigned int explore_choose(int kind, unsigned int n, const char *const *what)
 	e->line = 0;
 	e->tree_file = exp_thr[exp_cur].tree_file;
 	e->tree_line = exp_thr[exp_cur].tree_line;
-	if (kind == STEP_PICK)
-		snprintf(e->what, sizeof(e->what), "sched: picks %s (of %u)",
-			 what[o], n);
-	else if (kind == STEP_POLL)
-		snprintf(e->what, sizeof(e->what), "idle: %s", what[o]);
-	else if (kind == STEP_MIGRATE)
-		snprintf(e->what, sizeof(e->what), "migrate: %s", what[o]);
-	else
-		snprintf(e->what, sizeof(e->what), "sched: %s", what[o]);
+	e->what_kind = kind == STEP_PICK    ? EXP_WHAT_PICK :
+		       kind == STEP_POLL    ? EXP_WHAT_POLL :
+		       kind == STEP_MIGRATE ? EXP_WHAT_MIGRATE :
+					      EXP_WHAT_PREEMPT;
+	e->what_arg = (int)n;
+	exp_copy_text(e->text, what[o], sizeof(e->text));
 	exp_nr_steps++;
 	return o;
 }

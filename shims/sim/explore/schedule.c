@@ -147,6 +147,41 @@ const char *exp_short_path(const char *file)
 	return best ? best + 1 : file;
 }
 
+void exp_event_what(const struct exp_event *e, char *buf, size_t len)
+{
+	switch (e->what_kind) {
+	case EXP_WHAT_LABEL:
+		snprintf(buf, len, "%s", e->what_str);
+		break;
+	case EXP_WHAT_WAIT:
+		snprintf(buf, len, "waits for %s", e->text);
+		break;
+	case EXP_WHAT_IPI:
+		snprintf(buf, len, "IPI> CPU%d's pending IPIs, then %s:%d",
+			 e->what_arg, exp_short_path(e->file), e->line);
+		break;
+	case EXP_WHAT_DRAIN:
+		snprintf(buf, len, "x86-TSO: CPU%d's store (%s) drains",
+			 e->what_arg, exp_short_path(e->what_str));
+		break;
+	case EXP_WHAT_PICK:
+		snprintf(buf, len, "sched: picks %s (of %d)", e->text,
+			 e->what_arg);
+		break;
+	case EXP_WHAT_POLL:
+		snprintf(buf, len, "idle: %s", e->text);
+		break;
+	case EXP_WHAT_MIGRATE:
+		snprintf(buf, len, "migrate: %s", e->text);
+		break;
+	case EXP_WHAT_PREEMPT:
+		snprintf(buf, len, "sched: %s", e->text);
+		break;
+	default:
+		buf[0] = '\0';
+	}
+}
+
 void exp_print_counterexample(FILE *f)
 {
 	char sched[512];
@@ -174,6 +209,7 @@ void exp_print_counterexample(FILE *f)
 		const struct exp_event *e = &exp_events[i];
 		const struct exp_step *s = &exp_trace[i];
 		char loc[96];
+		size_t plen;
 		int c;
 
 		/* Long runs of one program: show its switch points only. */
@@ -181,16 +217,18 @@ void exp_print_counterexample(FILE *f)
 			fprintf(f, "  ... %u more steps\n", exp_nr_steps - i);
 			break;
 		}
-		if (e->what[0])
-			snprintf(loc, sizeof(loc), "%s%s",
-				 e->irq >= 0 ? "IRQ> " : "", e->what);
-		else if (e->file && strstr(e->file, "/shims/") && e->tree_file)
+		plen = (size_t)snprintf(loc, sizeof(loc), "%s",
+					e->irq >= 0 ? "IRQ> " : "");
+		exp_event_what(e, loc + plen, sizeof(loc) - plen);
+		/* Undescribed: where it stopped. */
+		if (!loc[plen] && e->file && strstr(e->file, "/shims/") &&
+		    e->tree_file)
 			/* A shim's point: name the tree's line it was reached from. */
 			snprintf(loc, sizeof(loc), "%s%s:%d > %s:%d",
 				 e->irq >= 0 ? "IRQ> " : "",
 				 exp_short_path(e->tree_file), e->tree_line,
 				 strrchr(e->file, '/') + 1, e->line);
-		else
+		else if (!loc[plen])
 			snprintf(loc, sizeof(loc), "%s%s:%d",
 				 e->irq >= 0 ? "IRQ> " : "",
 				 exp_short_path(e->file), e->line);
@@ -223,7 +261,7 @@ void explore_on_bug(void)
 		exp_events[exp_nr_steps - 1].thread = (unsigned char)exp_cur;
 		exp_events[exp_nr_steps - 1].file = "(BUG)";
 		exp_events[exp_nr_steps - 1].line = 0;
-		exp_events[exp_nr_steps - 1].what[0] = '\0';
+		exp_events[exp_nr_steps - 1].what_kind = EXP_WHAT_NONE;
 	}
 	fprintf(stderr, "  BUG while exploring:\n");
 	exp_print_counterexample(stderr);
