@@ -71,16 +71,20 @@ void sim_setup_per_cpu_areas(void);
 
 /*
  * A coroutine of the simulator (a task, an explorer's program, or the side
- * that runs them).  Switches use _setjmp()/_longjmp(), which do not save
- * the signal mask (swapcontext() and setcontext() make a system call for
- * it); makecontext() only starts a fiber.  Under AddressSanitizer, whose
- * longjmp interceptor unpoisons the whole stack at every jump (a
- * sigaltstack() and more per switch), they stay swapcontext(); the
- * fiber_start()/fiber_finish() annotations are the caller's either way.
+ * that runs them).  Switches use GCC's __builtin_setjmp() and
+ * __builtin_longjmp(), which save and restore the frame, stack pointer and
+ * resume address only (the compiler saves the other registers around the
+ * call): _setjmp()/_longjmp() also ran glibc's unwinding of cancellation
+ * handlers at every jump, swapcontext() and setcontext() a system call for
+ * the signal mask.  makecontext() only starts a fiber.  Under
+ * AddressSanitizer, whose longjmp interceptor unpoisons the whole stack at
+ * every jump (a sigaltstack() and more per switch), they stay
+ * swapcontext(); the fiber_start()/fiber_finish() annotations are the
+ * caller's either way.
  */
 struct sim_fiber {
 	ucontext_t uc;
-	jmp_buf jb;
+	void *jb[5]; /* __builtin_setjmp()'s buffer */
 	bool started;
 };
 
@@ -107,25 +111,31 @@ static inline void sim_fiber_make(struct sim_fiber *f, void *stack, size_t size,
 
 /*
  * Save the running fiber in from and run to; returns when something
- * switches back to from.  A macro: _setjmp() must be called in the frame
- * that is resumed.
+ * switches back to from.  A macro: __builtin_setjmp() must be called in
+ * the frame that is resumed, and __builtin_longjmp() in another function.
  */
 #ifdef __SANITIZE_ADDRESS__
 #define sim_fiber_switch(from, to) swapcontext(&(from)->uc, &(to)->uc)
 #define sim_fiber_exit(to) setcontext(&(to)->uc)
 #else
-#define sim_fiber_switch(from, to)                     \
-	do {                                           \
-		if (!_setjmp((from)->jb)) {            \
-			(from)->started = true;        \
-			if ((to)->started)             \
-				_longjmp((to)->jb, 1); \
-			(to)->started = true;          \
-			setcontext(&(to)->uc);         \
-		}                                      \
+static __attribute__((__noinline__, __noreturn__, __unused__)) void
+sim_fiber_jump(void **jb)
+{
+	__builtin_longjmp(jb, 1);
+}
+
+#define sim_fiber_switch(from, to)                        \
+	do {                                              \
+		if (!__builtin_setjmp((from)->jb)) {      \
+			(from)->started = true;           \
+			if ((to)->started)                \
+				sim_fiber_jump((to)->jb); \
+			(to)->started = true;             \
+			setcontext(&(to)->uc);            \
+		}                                         \
 	} while (0)
 /* The running fiber ends: run to, which switched to it. */
-#define sim_fiber_exit(to) _longjmp((to)->jb, 1)
+#define sim_fiber_exit(to) sim_fiber_jump((to)->jb)
 #endif
 
 #endif
