@@ -146,6 +146,14 @@ static inline bool is_percpu_thread(void)
  */
 struct task_struct *sim_task_create(int (*fn)(void *), void *data, int cpu,
 				    const char *fmt, ...) __printf(4, 5);
+/* The same, named comm as it is (no formatting: a boot's per-CPU threads). */
+struct task_struct *sim_task_create_named(int (*fn)(void *), void *data,
+					  int cpu, const char *comm);
+/*
+ * The name fmt (one %u or %d conversion) gives cpu, formatted once per
+ * process: the names of the per-CPU threads every boot creates.
+ */
+const char *sim_percpu_name(const char *fmt, int cpu);
 void sim_kthread_bind(struct task_struct *p, int cpu);
 unsigned long sim_run_cpu(int cpu, unsigned long max_switches);
 unsigned long sim_run_all(unsigned long max_switches);

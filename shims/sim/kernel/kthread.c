@@ -75,7 +75,8 @@ int kthread_stop(struct task_struct *k)
 struct task_struct *kthread_create_on_cpu(int (*fn)(void *), void *data,
 					  unsigned int cpu, const char *name)
 {
-	struct task_struct *p = sim_task_create(fn, data, (int)cpu, name, cpu);
+	struct task_struct *p = sim_task_create_named(
+		fn, data, (int)cpu, sim_percpu_name(name, (int)cpu));
 
 	sim_kthread_bind(p, (int)cpu);
 	return p;

@@ -96,8 +96,9 @@ void sim_workqueue_reset(void)
 void sim_workqueue_boot(int cpu)
 {
 	INIT_LIST_HEAD(&work_list[cpu]);
-	kworker[cpu] = sim_task_create(kworker_fn, (void *)(uintptr_t)cpu, cpu,
-				       "kworker/%d:0", cpu);
+	kworker[cpu] =
+		sim_task_create_named(kworker_fn, (void *)(uintptr_t)cpu, cpu,
+				      sim_percpu_name("kworker/%d:0", cpu));
 	sim_kthread_bind(kworker[cpu], cpu);
 	wake_up_process(kworker[cpu]);
 }

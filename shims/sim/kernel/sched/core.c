@@ -354,13 +354,45 @@ static void stack_put(void *stack)
 		free(stack);
 }
 
+const char *sim_percpu_name(const char *fmt, int cpu)
+{
+	static struct {
+		const char *fmt;
+		int cpu;
+		char comm[TASK_COMM_LEN];
+	} names[32];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(names) && names[i].fmt; i++)
+		if (names[i].fmt == fmt && names[i].cpu == cpu)
+			return names[i].comm;
+	if (i == ARRAY_SIZE(names))
+		i = 0; /* more formats than a boot has: reuse a slot */
+	names[i].fmt = fmt;
+	names[i].cpu = cpu;
+	snprintf(names[i].comm, sizeof(names[i].comm), fmt, cpu);
+	return names[i].comm;
+}
+
 struct task_struct *sim_task_create(int (*fn)(void *), void *data, int cpu,
 				    const char *fmt, ...)
+{
+	char comm[TASK_COMM_LEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(comm, sizeof(comm), fmt, ap);
+	va_end(ap);
+	return sim_task_create_named(fn, data, cpu, comm);
+}
+
+struct task_struct *sim_task_create_named(int (*fn)(void *), void *data,
+					  int cpu, const char *comm)
 {
 	struct task_struct *p = calloc(1, sizeof(*p));
 	struct sim_coroutine *co = calloc(1, sizeof(*co));
 	uintptr_t addr = (uintptr_t)p;
-	va_list ap;
+	size_t n;
 
 	if (!p || !co || nr_tasks >= MAX_TASKS)
 		sim_bug(__FILE__, __LINE__, "out of simulated tasks");
@@ -369,9 +401,9 @@ struct task_struct *sim_task_create(int (*fn)(void *), void *data, int cpu,
 		sim_bug(__FILE__, __LINE__, "out of memory");
 	sim_fiber_make(&co->fib, co->stack, STACK_SIZE, task_entry,
 		       (unsigned int)(addr >> 32), (unsigned int)addr);
-	va_start(ap, fmt);
-	vsnprintf(p->comm, sizeof(p->comm), fmt, ap);
-	va_end(ap);
+	n = strnlen(comm, sizeof(p->comm) - 1);
+	memcpy(p->comm, comm, n);
+	p->comm[n] = '\0';
 	p->pid = (int)nr_tasks + NR_CPUS + 1;
 	p->cpu = cpu;
 	/* kthread_create(): any CPU, until kthread_bind(). */
@@ -937,8 +969,7 @@ void sim_sched_boot(void)
 		struct task_struct *idle = &idle_tasks[cpu];
 
 		memset(idle, 0, sizeof(*idle));
-		snprintf(idle->comm, sizeof(idle->comm), "swapper/%u",
-			 (unsigned int)cpu % 1000U);
+		strcpy(idle->comm, sim_percpu_name("swapper/%d", cpu));
 		idle->cpu = cpu;
 		/* init_idle(): bound to its CPU; pid 0 is swapper/0's. */
 		idle->pid = cpu;
