@@ -168,6 +168,22 @@ int explore_in_program(void);
 #define EXPLORE_POLL 3
 #define EXPLORE_MIGRATE 4
 unsigned int explore_choose(int kind, unsigned int n, const char *const *what);
+/*
+ * The same, option o described only if the counterexample is printed:
+ * describe(buf, len, o, words) then, with a copy of *words (strings that
+ * last until the next boot: task names, literals).  A schedule records
+ * every choice and prints one.
+ */
+struct explore_words {
+	const char *s[3];
+	int i;
+};
+typedef void (*explore_describe_fn)(char *buf, unsigned long len,
+				    unsigned int o,
+				    const struct explore_words *words);
+unsigned int explore_choose_described(int kind, unsigned int n,
+				      explore_describe_fn describe,
+				      const struct explore_words *words);
 
 /* A point of the simulator's own, named in the counterexample. */
 void explore_point_named(const char *what);
@@ -184,6 +200,10 @@ void explore_point_named(const char *what);
 #define EXPLORE_WAIT_IDLE 2
 void explore_wait_until(int (*cond)(void *arg), void *arg, unsigned int flags,
 			const char *what);
+/* The same, the wait named who (a task's name), a space and what. */
+void explore_wait_until_of(int (*cond)(void *arg), void *arg,
+			   unsigned int flags, const char *who,
+			   const char *what);
 
 /*
  * x86-TSO (a scenario with .tso set, shims/sim/explore/tso.c): each simulated

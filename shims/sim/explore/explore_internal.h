@@ -77,6 +77,8 @@ enum exp_what {
 	EXP_WHAT_POLL,
 	EXP_WHAT_MIGRATE,
 	EXP_WHAT_PREEMPT,
+	/* The same four, described by describe(words) */
+	EXP_WHAT_DESCRIBED,
 };
 
 struct exp_event {
@@ -90,6 +92,10 @@ struct exp_event {
 	int tree_line;
 	const char *what_str;
 	char text[128]; /* a scheduler choice: what it chose */
+	explore_describe_fn describe; /* or described by */
+	struct explore_words words;
+	unsigned char step_kind; /* STEP_*, for a described choice */
+	unsigned char nr_options; /* of a choice */
 };
 
 /* snprintf(dst, size, "%s", src), without printf's machinery. */

@@ -181,25 +181,52 @@ int explore_in_program(void)
 	return sim_explore_active && exp_cur >= 0;
 }
 
-void explore_wait_until(int (*cond)(void *arg), void *arg, unsigned int flags,
-			const char *what)
+static void wait_until(int (*cond)(void *arg), void *arg, unsigned int flags)
 {
-	struct exp_thread *t;
+	struct exp_thread *t = &exp_thr[exp_cur];
 
-	if (exp_cur < 0)
-		sim_bug(__FILE__, __LINE__,
-			"explore_wait_until() outside a program");
-	t = &exp_thr[exp_cur];
 	t->wait_cond = cond;
 	t->wait_arg = arg;
 	t->wait_flags = flags;
-	exp_copy_text(t->wait_what, what, sizeof(t->wait_what));
 	do {
 		/* An interrupt taken meanwhile runs here, then the test again. */
 		yield_to_explorer(__FILE__, __LINE__);
 		t = &exp_thr[exp_cur];
 	} while (!cond(arg));
 	t->wait_cond = NULL;
+}
+
+void explore_wait_until(int (*cond)(void *arg), void *arg, unsigned int flags,
+			const char *what)
+{
+	if (exp_cur < 0)
+		sim_bug(__FILE__, __LINE__,
+			"explore_wait_until() outside a program");
+	exp_copy_text(exp_thr[exp_cur].wait_what, what,
+		      sizeof(exp_thr[exp_cur].wait_what));
+	wait_until(cond, arg, flags);
+}
+
+void explore_wait_until_of(int (*cond)(void *arg), void *arg,
+			   unsigned int flags, const char *who,
+			   const char *what)
+{
+	char *buf;
+	size_t n, size;
+
+	if (exp_cur < 0)
+		sim_bug(__FILE__, __LINE__,
+			"explore_wait_until() outside a program");
+	/* snprintf(wait_what, "%s %s", who, what) */
+	buf = exp_thr[exp_cur].wait_what;
+	size = sizeof(exp_thr[exp_cur].wait_what);
+	exp_copy_text(buf, who, size);
+	n = strlen(buf);
+	if (n + 1 < size) {
+		buf[n++] = ' ';
+		exp_copy_text(buf + n, what, size - n);
+	}
+	wait_until(cond, arg, flags);
 }
 
 void explore_point_named(const char *what)
@@ -210,17 +237,14 @@ void explore_point_named(const char *what)
 	yield_to_explorer(__FILE__, __LINE__);
 }
 
-unsigned int explore_choose(int kind, unsigned int n, const char *const *what)
+/* A choice among n of kind: the option, its event recorded but described. */
+static unsigned int choose(int kind, unsigned int n, struct exp_event **ep)
 {
 	struct exp_step *s;
 	struct exp_event *e;
 	unsigned short en;
 	unsigned int o;
 
-	if (exp_cur < 0 || !sim_explore_active || !exp_task_choices || n < 2)
-		return 0;
-	if (n > 16)
-		n = 16;
 	if (exp_nr_steps >= EXP_MAX_STEPS) {
 		exp_overflow = true; /* the explorer ends the schedule */
 		return 0;
@@ -255,13 +279,52 @@ unsigned int explore_choose(int kind, unsigned int n, const char *const *what)
 	e->line = 0;
 	e->tree_file = exp_thr[exp_cur].tree_file;
 	e->tree_line = exp_thr[exp_cur].tree_line;
+	e->step_kind = (unsigned char)kind;
+	e->nr_options = (unsigned char)n;
+	*ep = e;
+	exp_nr_steps++;
+	return o;
+}
+
+unsigned int explore_choose(int kind, unsigned int n, const char *const *what)
+{
+	struct exp_event *e = NULL;
+	unsigned int o;
+
+	if (exp_cur < 0 || !sim_explore_active || !exp_task_choices || n < 2)
+		return 0;
+	if (n > 16)
+		n = 16;
+	o = choose(kind, n, &e);
+	if (!e)
+		return o;
 	e->what_kind = kind == STEP_PICK    ? EXP_WHAT_PICK :
 		       kind == STEP_POLL    ? EXP_WHAT_POLL :
 		       kind == STEP_MIGRATE ? EXP_WHAT_MIGRATE :
 					      EXP_WHAT_PREEMPT;
 	e->what_arg = (int)n;
 	exp_copy_text(e->text, what[o], sizeof(e->text));
-	exp_nr_steps++;
+	return o;
+}
+
+unsigned int explore_choose_described(int kind, unsigned int n,
+				      explore_describe_fn describe,
+				      const struct explore_words *words)
+{
+	struct exp_event *e = NULL;
+	unsigned int o;
+
+	if (exp_cur < 0 || !sim_explore_active || !exp_task_choices || n < 2)
+		return 0;
+	if (n > 16)
+		n = 16;
+	o = choose(kind, n, &e);
+	if (!e)
+		return o;
+	e->what_kind = EXP_WHAT_DESCRIBED;
+	e->what_arg = (int)o;
+	e->describe = describe;
+	e->words = *words;
 	return o;
 }
 

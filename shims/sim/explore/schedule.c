@@ -177,6 +177,22 @@ void exp_event_what(const struct exp_event *e, char *buf, size_t len)
 	case EXP_WHAT_PREEMPT:
 		snprintf(buf, len, "sched: %s", e->text);
 		break;
+	case EXP_WHAT_DESCRIBED: {
+		char text[sizeof(e->text)];
+
+		e->describe(text, sizeof(text), (unsigned int)e->what_arg,
+			    &e->words);
+		if (e->step_kind == STEP_PICK)
+			snprintf(buf, len, "sched: picks %s (of %u)", text,
+				 e->nr_options);
+		else
+			snprintf(buf, len, "%s%s",
+				 e->step_kind == STEP_POLL    ? "idle: " :
+				 e->step_kind == STEP_MIGRATE ? "migrate: " :
+								"sched: ",
+				 text);
+		break;
+	}
 	default:
 		buf[0] = '\0';
 	}

@@ -117,10 +117,8 @@ int kthread_park(struct task_struct *p)
 	p->should_park = true;
 	wake_up_process(p);
 	if (explore_in_program()) {
-		char what[48];
-
-		snprintf(what, sizeof(what), "%s to park", p->comm);
-		explore_wait_until(task_parked, p, EXPLORE_WAIT_IRQS, what);
+		explore_wait_until_of(task_parked, p, EXPLORE_WAIT_IRQS,
+				      p->comm, "to park");
 		return 0;
 	}
 	sim_run_cpu(p->cpu, 1000);

@@ -98,16 +98,22 @@ static bool cpu_in_idle_loop(int cpu)
  * halts: the CPU's setting (sim_cpu.idle_poll), or under the explorer a
  * choice (polling by default).
  */
+static void describe_idle_poll(char *buf, unsigned long len, unsigned int o,
+			       const struct explore_words *w)
+{
+	snprintf(buf, len < 48 ? len : 48,
+		 o ? "CPU%d idle halted (IPI)" : "CPU%d idle polls (no IPI)",
+		 w->i);
+}
+
 static bool idle_polls(int cpu)
 {
-	char yes[48], no[48];
-	const char *what[2] = { yes, no };
+	const struct explore_words w = { .i = cpu };
 
 	if (!explore_in_program())
 		return sim_cpus[cpu].idle_poll;
-	snprintf(yes, sizeof(yes), "CPU%d idle polls (no IPI)", cpu);
-	snprintf(no, sizeof(no), "CPU%d idle halted (IPI)", cpu);
-	return explore_choose(EXPLORE_POLL, 2, what) == 0;
+	return explore_choose_described(EXPLORE_POLL, 2, describe_idle_poll,
+					&w) == 0;
 }
 
 /*
@@ -812,21 +818,34 @@ static bool rt_waits(void)
  * boosted) task over a normal one is no choice: check_preempt_curr()
  * set TIF_NEED_RESCHED at its wakeup.
  */
+static void describe_preempt(char *buf, unsigned long len, unsigned int o,
+			     const struct explore_words *w)
+{
+	if (len > 128)
+		len = 128;
+	if (o)
+		snprintf(buf, len, "%s preempted (%s runnable) at %s", w->s[0],
+			 w->s[1], w->s[2]);
+	else
+		snprintf(buf, len, "%s keeps the CPU at %s", w->s[0], w->s[2]);
+}
+
 static bool preempt_here(const char *where)
 {
 	struct task_struct *p = current, *q;
-	char no[128], yes[128];
-	const char *what[2] = { no, yes };
+	struct explore_words w;
 
 	if (!explore_in_program() || rt_waits())
 		return true;
 	list_for_each_entry(q, &runqueue[sim_cpu_id()], run_list)
 		if (q != p)
 			break;
-	snprintf(no, sizeof(no), "%s keeps the CPU at %s", p->comm, where);
-	snprintf(yes, sizeof(yes), "%s preempted (%s runnable) at %s", p->comm,
-		 q->comm, where);
-	return explore_choose(EXPLORE_PREEMPT, 2, what) == 1;
+	/* Task names last until the next boot, where is a literal. */
+	w.s[0] = p->comm;
+	w.s[1] = q->comm;
+	w.s[2] = where;
+	return explore_choose_described(EXPLORE_PREEMPT, 2, describe_preempt,
+					&w) == 1;
 }
 
 /*
