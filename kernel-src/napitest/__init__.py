@@ -52,6 +52,10 @@
              repository, tools, environment; HM_NO_CACHE=1 reads none)
   hunks      each hunk of the series located in a tree by content
              (tools/hunks, tools/verdict, the hunk matrix)
+  hmlib      the hunk matrix's workers: a variant's tree, its build
+             (CMake + ninja) and suite runs, the dead-code check's
+             objects (hunk-matrix/matrix.py, mutants.py, verdicts.py,
+             through hunk-matrix/hmlib.py)
   invariants docs/invariants.md, hunk-matrix/guards.tsv and
              unit/series-prefixes.txt: the catalogue and its tables
 

@@ -12,15 +12,11 @@ Run: pytest-3 tools/tests (CTest: tools-pytest, label tooling).
 """
 
 import os
-import sys
 
 import pytest
 
 from napitest import compiler
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
-                                "hunk-matrix"))
 
 S = "/var/tmp/hm-x"
 TREE = f"{S}/tree"
@@ -92,7 +88,7 @@ def worker(tmp_path, monkeypatch):
     """hmlib.Worker.build() with a fake ninja that fails as a build of
     the extraction does: its error at the fixed tree name, mid-line
     paths of the worker's build dir."""
-    import hmlib as H
+    from napitest import hmlib as H
     scratch = tmp_path / "scratch"
     monkeypatch.setattr(H, "SCRATCH", str(scratch))
     monkeypatch.setattr(H, "TREE_NAME", str(scratch / "tree"))

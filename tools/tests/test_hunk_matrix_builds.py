@@ -21,16 +21,14 @@ import sys
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 ERR = "net/core/dev.c:11681:9: error: implicit declaration of function 'f'"
 
 
 @pytest.fixture
 def H(monkeypatch, tmp_path):
     monkeypatch.setenv("HM_SCRATCH", str(tmp_path / "scratch"))
-    monkeypatch.syspath_prepend(os.path.join(HERE, "..", "..", "hunk-matrix"))
-    sys.modules.pop("hmlib", None)
-    return importlib.import_module("hmlib")
+    sys.modules.pop("napitest.hmlib", None)
+    return importlib.import_module("napitest.hmlib")
 
 
 def fake(H, broken=(), fails=()):

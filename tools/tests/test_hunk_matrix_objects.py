@@ -29,7 +29,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 def M(monkeypatch, tmp_path):
     monkeypatch.setenv("HM_SCRATCH", str(tmp_path / "scratch"))
     monkeypatch.syspath_prepend(os.path.join(HERE, "..", "..", "hunk-matrix"))
-    for m in ("hmlib", "matrix"):
+    for m in ("napitest.hmlib", "hmlib", "matrix"):
         sys.modules.pop(m, None)
     return importlib.import_module("matrix")
 

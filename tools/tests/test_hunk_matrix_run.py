@@ -12,20 +12,16 @@ Run: pytest-3 tools/tests (CTest: tools-pytest, label tooling).
 """
 
 import importlib
-import os
 import sys
 
 import pytest
-
-HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 @pytest.fixture
 def H(monkeypatch, tmp_path):
     monkeypatch.setenv("HM_SCRATCH", str(tmp_path / "scratch"))
-    monkeypatch.syspath_prepend(os.path.join(HERE, "..", "..", "hunk-matrix"))
-    sys.modules.pop("hmlib", None)
-    return importlib.import_module("hmlib")
+    sys.modules.pop("napitest.hmlib", None)
+    return importlib.import_module("napitest.hmlib")
 
 
 def worker(H, tmp_path, script):

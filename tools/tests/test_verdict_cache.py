@@ -225,7 +225,7 @@ def hunk_matrix(monkeypatch, tmp_path):
     here = os.path.dirname(os.path.abspath(__file__))
     monkeypatch.syspath_prepend(os.path.join(here, "..", "..",
                                              "hunk-matrix"))
-    for m in ("hmlib", "matrix"):
+    for m in ("napitest.hmlib", "hmlib", "matrix"):
         sys.modules.pop(m, None)
     return importlib.import_module("hmlib"), importlib.import_module("matrix")
 
