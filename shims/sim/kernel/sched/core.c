@@ -339,25 +339,62 @@ static void task_entry(unsigned int hi, unsigned int lo)
 }
 
 /*
- * Task stacks are kept for the next task, not freed: the explorer resets
- * the machine and creates its kthreads again for every schedule, and a
- * freed 128 KiB stack made malloc give the heap back and fault it in again
- * each time (most of an exploration's CPU time).
+ * Tasks, their coroutines and stacks are kept for the next task, not
+ * freed: the explorer resets the machine and creates its kthreads again
+ * for every schedule.  A freed 128 KiB stack made malloc give the heap
+ * back and fault it in again each time (most of an exploration's CPU
+ * time), and the allocation of the rest a tenth of it.
  */
-static void *stack_pool[MAX_TASKS];
-static unsigned int nr_pooled;
+static struct sim_coroutine *co_pool[MAX_TASKS];
+static struct task_struct *task_pool[MAX_TASKS];
+static unsigned int nr_co_pooled, nr_task_pooled;
 
-static void *stack_get(void)
+/* A coroutine with its stack (its fiber is made by the caller). */
+static struct sim_coroutine *co_get(void)
 {
-	return nr_pooled ? stack_pool[--nr_pooled] : malloc(STACK_SIZE);
+	struct sim_coroutine *co;
+
+	if (nr_co_pooled)
+		return co_pool[--nr_co_pooled];
+	co = calloc(1, sizeof(*co));
+	if (co)
+		co->stack = malloc(STACK_SIZE);
+	if (!co || !co->stack)
+		sim_bug(__FILE__, __LINE__, "out of memory");
+	return co;
 }
 
-static void stack_put(void *stack)
+static void co_put(struct sim_coroutine *co)
 {
-	if (nr_pooled < MAX_TASKS)
-		stack_pool[nr_pooled++] = stack;
+	co->fake_stack = NULL;
+	if (nr_co_pooled < MAX_TASKS) {
+		co_pool[nr_co_pooled++] = co;
+		return;
+	}
+	free(co->stack);
+	free(co);
+}
+
+/* A zeroed task_struct. */
+static struct task_struct *task_get(void)
+{
+	struct task_struct *p;
+
+	if (!nr_task_pooled)
+		return calloc(1, sizeof(*p));
+	p = task_pool[--nr_task_pooled];
+	memset(p, 0, sizeof(*p));
+	return p;
+}
+
+static void task_put(struct task_struct *p)
+{
+#ifndef __SANITIZE_ADDRESS__ /* there a stale task pointer is reported */
+	if (nr_task_pooled < MAX_TASKS)
+		task_pool[nr_task_pooled++] = p;
 	else
-		free(stack);
+#endif
+		free(p);
 }
 
 const char *sim_percpu_name(const char *fmt, int cpu)
@@ -395,16 +432,14 @@ struct task_struct *sim_task_create(int (*fn)(void *), void *data, int cpu,
 struct task_struct *sim_task_create_named(int (*fn)(void *), void *data,
 					  int cpu, const char *comm)
 {
-	struct task_struct *p = calloc(1, sizeof(*p));
-	struct sim_coroutine *co = calloc(1, sizeof(*co));
+	struct task_struct *p = task_get();
+	struct sim_coroutine *co;
 	uintptr_t addr = (uintptr_t)p;
 	size_t n;
 
-	if (!p || !co || nr_tasks >= MAX_TASKS)
+	if (!p || nr_tasks >= MAX_TASKS)
 		sim_bug(__FILE__, __LINE__, "out of simulated tasks");
-	co->stack = stack_get();
-	if (!co->stack)
-		sim_bug(__FILE__, __LINE__, "out of memory");
+	co = co_get();
 	sim_fiber_make(&co->fib, co->stack, STACK_SIZE, task_entry,
 		       (unsigned int)(addr >> 32), (unsigned int)addr);
 	n = strnlen(comm, sizeof(p->comm) - 1);
@@ -969,11 +1004,11 @@ void sim_sched_reset(void)
 		 */
 		if (tasks[i]->per_cpu && !tasks[i]->exited)
 			free(tasks[i]->data);
-		stack_put(co->stack);
-		free(co);
-		free(tasks[i]);
+		co_put(co);
+		task_put(tasks[i]);
 	}
 	nr_tasks = 0;
+	sim_rtlock_reset();
 	might_resched_prev_jiffy = 0;
 	sim_cpuhp_reset();
 	sim_workqueue_reset();
