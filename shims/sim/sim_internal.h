@@ -48,6 +48,7 @@ void sim_lockdep_reset(void);
 /* kernel/locking/rtmutex.c */
 void rtlock_lock(spinlock_t *lock, const char *file, int line);
 void rtlock_unlock(spinlock_t *lock);
+void sim_rtlock_reset(void);
 /* net/core/skbuff.c */
 void sim_skb_reset(void);
 /* kernel/printk/printk.c */

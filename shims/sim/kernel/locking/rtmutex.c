@@ -27,6 +27,13 @@
 #include "sim_internal.h"
 
 static unsigned long block_seq;
+/* Tasks blocked on an rtlock (blocked_on set): none, no waiter to look for. */
+static unsigned int nr_blocked;
+
+void sim_rtlock_reset(void)
+{
+	nr_blocked = 0;
+}
 
 static void rtlock_block(spinlock_t *lock, struct task_struct *owner,
 			 const char *file, int line)
@@ -42,7 +49,9 @@ static void rtlock_block(spinlock_t *lock, struct task_struct *owner,
 		p->pi_boosting = owner;
 	}
 	WRITE_ONCE(p->__state, TASK_RTLOCK_WAIT);
+	nr_blocked++;
 	sim_schedule_rtlock(file, line);
+	nr_blocked--;
 	p->blocked_on = NULL;
 }
 
@@ -94,6 +103,11 @@ void rtlock_unlock(spinlock_t *lock)
 	struct task_struct *owner = lock->owner_task, *top;
 	unsigned int i;
 
+	if (!nr_blocked) {
+		lock->owner_task = NULL;
+		lock->owner = -1;
+		return;
+	}
 	for (i = 0; i < sim_nr_tasks(); i++) {
 		struct task_struct *w = sim_task(i);
 
