@@ -21,13 +21,6 @@ static bool thread_waiting(const struct exp_thread *t)
 	return t->wait_cond && !t->wait_cond(t->wait_arg);
 }
 
-static bool thread_enabled(int i)
-{
-	struct exp_thread *t = &exp_thr[i];
-
-	return !t->done && !thread_waiting(t);
-}
-
 /* Its CPU can take an interrupt: running, or waiting interruptibly. */
 static bool thread_interruptible(int i)
 {
@@ -119,17 +112,29 @@ int exp_opt_thread(int o)
 
 unsigned short exp_enabled_mask(void)
 {
-	unsigned short m = 0;
+	unsigned short m = 0, intr = 0;
 	int i;
 
-	for (i = 0; i < exp_scn->nr_threads; i++)
-		if (thread_enabled(i))
+	/* Each program's wait tested once (a wait_cond() call). */
+	for (i = 0; i < exp_scn->nr_threads; i++) {
+		const struct exp_thread *t = &exp_thr[i];
+		bool waiting;
+
+		if (t->done)
+			continue;
+		waiting = thread_waiting(t);
+		if (!waiting)
 			m |= 1u << i;
+		/* thread_interruptible() */
+		if (!waiting ||
+		    (t->wait_cond && (t->wait_flags & EXPLORE_WAIT_IRQS)))
+			intr |= 1u << i;
+	}
 	for (i = 0; i < exp_scn->nr_irqs; i++) {
 		int t = exp_opt_thread(EXPLORE_MAX_THREADS + i);
 		const struct sim_cpu *c;
 
-		if (exp_irq_done[i] || t < 0 || !thread_interruptible(t))
+		if (exp_irq_done[i] || t < 0 || !(intr & (1u << t)))
 			continue;
 		c = &sim_cpus[exp_scn->irqs[i].cpu];
 		if (!exp_irq_can_arrive(&exp_scn->irqs[i], c) ||
