@@ -51,3 +51,35 @@ def test_one_unit_per_configuration_without_the_list(tmp_path):
     assert br.target_configs("CMakeFiles/kernel-rps-threads.dir/gen/"
                              "extracted/all.c.o", CFGS, shared) == \
         ["rps-threads"]
+
+
+def test_report_names_each_configuration_of_a_failed_unit(tmp_path, capsys):
+    """build-report report (make check runs ninja itself and this only on
+    a failure): an error in kernel-rps's dev.c unit fails rps and
+    rps-threads with the compiler's first error at the tree's file:line;
+    the other configurations are not failed, and a passing build clears
+    what the last one recorded."""
+    br = build_report()
+    tree = tmp_path / "tree"
+    (tree / "net" / "core").mkdir(parents=True)
+    (tmp_path / "CMakeCache.txt").write_text(f"KSRC:PATH={tree}\n")
+    (tmp_path / "napitest-configs.txt").write_text("\n".join(CFGS) + "\n")
+    (tmp_path / "napitest-kernel-objects.txt").write_text(OBJECTS)
+    out = ("[1/3] Building C object CMakeFiles/kernel-rps.dir/kernel-tu/"
+           "net/core/dev.c.o\n"
+           "FAILED: CMakeFiles/kernel-rps.dir/kernel-tu/net/core/dev.c.o \n"
+           "/usr/bin/cc -DCONFIG_RPS=1 -c kernel-tu/net/core/dev.c\n"
+           f"{tree}/net/core/dev.c:6084:17: error: 'x' undeclared (first "
+           "use in this function)\n"
+           "ninja: build stopped: cannot make progress due to previous "
+           "errors.\n")
+    assert br.report(str(tmp_path), 1, out) == 0
+    failed = tmp_path / "build-failed"
+    assert sorted(os.listdir(failed)) == ["rps", "rps-threads"]
+    for cfg in ("rps", "rps-threads"):
+        assert (failed / cfg).read_text() == (
+            f"{cfg}: build failed: net/core/dev.c:6084: error: 'x' "
+            "undeclared (first use in this function)\n")
+    assert "rps-threads: build failed" in capsys.readouterr().out
+    assert br.report(str(tmp_path), 0, "") == 0
+    assert os.listdir(failed) == []
