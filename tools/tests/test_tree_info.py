@@ -85,3 +85,34 @@ def test_a_failing_prepare_tree_is_not_kept(ti, monkeypatch):
     assert ti.variant_tree("upstream") is None
     assert ti.variant_tree("upstream") is None
     assert ti.runs == ["upstream", "upstream"]
+
+
+def test_another_checkouts_recipe_leaves_this_ones_entry(ti, monkeypatch):
+    """The cache directory is shared by every checkout: a run with
+    another recipe keeps this recipe's entry (it evicted it, and each
+    checkout ran prepare-tree again after the other's run)."""
+    real = ti.recipe_digest
+    ti.variant_tree("base")
+    monkeypatch.setattr(ti, "recipe_digest", lambda: "another checkout's")
+    ti.variant_tree("base")
+    monkeypatch.setattr(ti, "recipe_digest", real)
+    ti.variant_tree("base")
+    assert ti.runs == ["base", "base"]
+
+
+def test_the_recipe_is_named_by_content_not_where_it_is(ti, tmp_path,
+                                                        monkeypatch):
+    import shutil
+    here = tmp_path / "elsewhere" / "kernel-src"
+    os.makedirs(here)
+    shutil.copy(os.path.join(KSRC_TOOLS, "trees.conf"), here)
+    shutil.copytree(os.path.join(KSRC_TOOLS, "patches"), here / "patches")
+    ti.recipe_digest.cache_clear()
+    mine = ti.recipe_digest()
+    ti.recipe_digest.cache_clear()
+    monkeypatch.setattr(ti, "HERE", str(here))
+    assert ti.recipe_digest() == mine
+    ti.recipe_digest.cache_clear()
+    with open(here / "trees.conf", "a") as f:
+        f.write("# another recipe\n")
+    assert ti.recipe_digest() != mine
