@@ -296,6 +296,27 @@ void sim_bug(const char *file, int line, const char *cond)
 	abort();
 }
 
+#ifdef SIM_FIBER_TRAMPOLINE
+/*
+ * A fiber's first frame (sim_internal.h, sim_fiber_boot()): entered by a
+ * jump with the fiber's stack in rsp (16-byte aligned), its function in
+ * rdx and its arguments in edi and esi.  The return address is undefined
+ * for unwinders (backtrace(), a debugger): the call chain ends here.  The
+ * function never returns (a fiber ends with sim_fiber_exit()).
+ */
+__asm__(".text\n"
+	".globl sim_fiber_trampoline\n"
+	".hidden sim_fiber_trampoline\n"
+	".type sim_fiber_trampoline, @function\n"
+	"sim_fiber_trampoline:\n"
+	"	.cfi_startproc\n"
+	"	.cfi_undefined rip\n"
+	"	call *%rdx\n"
+	"	ud2\n"
+	"	.cfi_endproc\n"
+	".size sim_fiber_trampoline, .-sim_fiber_trampoline\n");
+#endif
+
 #ifdef __SANITIZE_ADDRESS__
 /*
  * The explorer re-runs a scenario thousands of times, each with fresh

@@ -77,14 +77,26 @@ void sim_setup_per_cpu_areas(void);
  * resume address only (the compiler saves the other registers around the
  * call): _setjmp()/_longjmp() also ran glibc's unwinding of cancellation
  * handlers at every jump, swapcontext() and setcontext() a system call for
- * the signal mask.  makecontext() only starts a fiber.  Under
- * AddressSanitizer, whose longjmp interceptor unpoisons the whole stack at
- * every jump (a sigaltstack() and more per switch), they stay
- * swapcontext(); the fiber_start()/fiber_finish() annotations are the
- * caller's either way.
+ * the signal mask.  On x86-64 a fiber starts on its stack through
+ * sim_fiber_trampoline (sim.c), which marks the end of the call chain for
+ * unwinders as glibc's __start_context does; elsewhere through
+ * makecontext() and setcontext().  Under AddressSanitizer, whose longjmp
+ * interceptor unpoisons the whole stack at every jump (a sigaltstack() and
+ * more per switch), they stay swapcontext(); the
+ * fiber_start()/fiber_finish() annotations are the caller's either way.
  */
+#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+#define SIM_FIBER_TRAMPOLINE 1
+#endif
+
 struct sim_fiber {
+#ifdef SIM_FIBER_TRAMPOLINE
+	void *stack_top; /* 16-byte aligned */
+	void (*fn)(unsigned int, unsigned int);
+	unsigned int hi, lo;
+#else
 	ucontext_t uc;
+#endif
 	void *jb[5]; /* __builtin_setjmp()'s buffer */
 	bool started;
 };
@@ -94,6 +106,12 @@ static inline void sim_fiber_make(struct sim_fiber *f, void *stack, size_t size,
 				  void (*fn)(unsigned int, unsigned int),
 				  unsigned int hi, unsigned int lo)
 {
+#ifdef SIM_FIBER_TRAMPOLINE
+	f->stack_top = (void *)(((uintptr_t)stack + size) & ~(uintptr_t)15);
+	f->fn = fn;
+	f->hi = hi;
+	f->lo = lo;
+#else
 	static ucontext_t template;
 	static bool got;
 
@@ -107,8 +125,30 @@ static inline void sim_fiber_make(struct sim_fiber *f, void *stack, size_t size,
 	f->uc.uc_stack.ss_size = size;
 	f->uc.uc_link = NULL;
 	makecontext(&f->uc, (void (*)(void))fn, 2, hi, lo);
+#endif
 	f->started = false;
 }
+
+#ifdef SIM_FIBER_TRAMPOLINE
+/* sim.c: calls fn(edi, esi), fn in rdx, on the stack it is jumped to with. */
+extern const char sim_fiber_trampoline[];
+
+/* Run f's function on its stack, for the first time: never returns. */
+static __attribute__((__noinline__, __noreturn__, __unused__)) void
+sim_fiber_boot(const struct sim_fiber *f)
+{
+	__asm__ volatile("mov %0, %%rsp\n\t"
+			 "xor %%ebp, %%ebp\n\t"
+			 "jmp *%1"
+			 :
+			 : "r"(f->stack_top), "r"(sim_fiber_trampoline),
+			   "D"(f->hi), "S"(f->lo), "d"(f->fn)
+			 : "memory");
+	__builtin_unreachable();
+}
+#else
+#define sim_fiber_boot(f) setcontext(&(f)->uc)
+#endif
 
 /*
  * Save the running fiber in from and run to; returns when something
@@ -132,7 +172,7 @@ sim_fiber_jump(void **jb)
 			if ((to)->started)                \
 				sim_fiber_jump((to)->jb); \
 			(to)->started = true;             \
-			setcontext(&(to)->uc);            \
+			sim_fiber_boot(to);               \
 		}                                         \
 	} while (0)
 /* The running fiber ends: run to, which switched to it. */
