@@ -385,4 +385,11 @@ struct explore_result {
  */
 void explore_run(const struct explore_scenario *s, struct explore_result *r);
 
+/*
+ * Why explore_run() would skip s (NAPITEST_EXPLORE_ONLY or
+ * NAPITEST_SCHEDULE names another scenario), or NULL: a test checks what
+ * its scenario needs of the tree only for a scenario it explores.
+ */
+const char *explore_skip_reason(const struct explore_scenario *s);
+
 #endif

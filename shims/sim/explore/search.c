@@ -112,10 +112,24 @@ static void record(struct explore_result *r)
 	}
 }
 
+const char *explore_skip_reason(const struct explore_scenario *s)
+{
+	const char *only = getenv("NAPITEST_EXPLORE_ONLY");
+	const char *env = getenv("NAPITEST_SCHEDULE");
+	const char *slash = env ? strchr(env, '/') : NULL;
+	size_t nl = slash ? (size_t)(slash - env) : 0;
+
+	if (only && *only && strcmp(only, s->name))
+		return "NAPITEST_EXPLORE_ONLY names another scenario";
+	if (slash && (strlen(s->name) != nl || strncmp(env, s->name, nl)))
+		return "NAPITEST_SCHEDULE names another scenario";
+	return NULL;
+}
+
 static void run_scenario(const struct explore_scenario *s,
 			 struct explore_result *r)
 {
-	const char *env = getenv("NAPITEST_SCHEDULE"), *only;
+	const char *env = getenv("NAPITEST_SCHEDULE"), *why;
 	double t0 = cpu_seconds();
 	unsigned int walks = s->random_walks, nwalks;
 	unsigned long max_schedules, seed;
@@ -153,24 +167,15 @@ static void run_scenario(const struct explore_scenario *s,
 	exp_rng = seed;
 	exp_random_mode = false;
 
-	only = getenv("NAPITEST_EXPLORE_ONLY");
-	if (only && *only && strcmp(only, s->name)) {
-		printf("  %s: skipped (NAPITEST_EXPLORE_ONLY=%s)\n", s->name,
-		       only);
+	why = explore_skip_reason(s);
+	if (why) {
+		printf("  %s: skipped (%s)\n", s->name, why);
 		r->skipped = 1;
 		return;
 	}
 	if (env && *env) {
 		const char *slash = strchr(env, '/');
-		size_t nl = slash ? (size_t)(slash - env) : 0;
 
-		if (slash &&
-		    (strlen(s->name) != nl || strncmp(env, s->name, nl))) {
-			printf("  %s: skipped (NAPITEST_SCHEDULE names another scenario)\n",
-			       s->name);
-			r->skipped = 1;
-			return;
-		}
 		if (!exp_parse_schedule(slash ? slash + 1 : env)) {
 			printf("  %s: NAPITEST_SCHEDULE does not parse or replay\n",
 			       s->name);
