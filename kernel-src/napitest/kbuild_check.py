@@ -379,8 +379,10 @@ def point_slot(slot, tree):
 
 def same_but_sources(tree, record):
     """Does tree have the content of the slot's last build in every file
-    it was built from but the objects' own sources?"""
-    files = {k: v for k, v in record["files"].items() if k not in SOURCES}
+    it was built from but the objects' own sources?  (No, when the files
+    are unknown: its build failed, record_build() wrote None.)"""
+    files = {k: v for k, v in (record.get("files") or {}).items()
+             if k not in SOURCES}
     return bool(files) and file_digests(tree, files) == files
 
 

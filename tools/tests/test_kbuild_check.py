@@ -157,6 +157,26 @@ def test_slot_view_made_for_another_tree(tmp_path):
     assert not os.path.exists(os.path.join(kb, "net/core/dev.o"))
 
 
+def test_slot_after_a_failed_build(tmp_path):
+    """A view whose last build failed (files None) is no content match:
+    another tree gets a slot of its own, or the stale one, and no
+    traceback (it was an AttributeError in choose_slot())."""
+    kc = kbuild_check
+    top = str(tmp_path / "kb")
+    os.makedirs(top)
+    a = fake_tree(str(tmp_path / "a"), dev="int broken(;\n")
+    slot, _, _ = kc.enter_slot(top, a, "rps")
+    kc.record_build(slot, "rps", a, None)
+    b = fake_tree(str(tmp_path / "b"))
+    slot_b, _, how = kc.enter_slot(top, b, "rps")
+    assert slot_b != slot and how == "new"
+    c = fake_tree(str(tmp_path / "c"))
+    kc.record_build(slot_b, "rps", b, None)
+    with mock.patch.object(kc, "SLOTS", 2):
+        _, _, how = kc.enter_slot(top, c, "rps")
+    assert how == "stale"
+
+
 def full_tree(root, **kw):
     """fake_tree() with the files check() wants of a full tree."""
     fake_tree(root, **kw)
