@@ -13,6 +13,7 @@ void kthread_parkme(void);
 int kthread_park(struct task_struct *k);
 void kthread_unpark(struct task_struct *k);
 int kthread_stop(struct task_struct *k);
+int kthread_stop_put(struct task_struct *k);
 struct task_struct *kthread_create_on_cpu(int (*fn)(void *), void *data,
 					  unsigned int cpu, const char *name);
 void kthread_set_per_cpu(struct task_struct *k, int cpu);

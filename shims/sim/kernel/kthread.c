@@ -72,6 +72,15 @@ int kthread_stop(struct task_struct *k)
 	return 0;
 }
 
+/* kernel/kthread.c (since v6.6): stop k, then drop the caller's reference. */
+int kthread_stop_put(struct task_struct *k)
+{
+	int ret = kthread_stop(k);
+
+	put_task_struct(k);
+	return ret;
+}
+
 struct task_struct *kthread_create_on_cpu(int (*fn)(void *), void *data,
 					  unsigned int cpu, const char *name)
 {
