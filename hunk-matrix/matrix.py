@@ -590,19 +590,24 @@ class Matrix:
     # -- baseline ---------------------------------------------------------
 
     def start(self, todo):
-        """Workers built on the patched tree and its failing tests, when
-        some hunk needs them: its failing tests from the verdict cache
-        when an earlier run had the same inputs (the workers then build
-        only what a variant needs)."""
+        """Workers built on the patched tree and the failing tests of its
+        cheap suites (KillOrder.cheap(): every suite but the explorer's),
+        when some hunk needs them: from the verdict cache when an earlier
+        run had the same inputs (the workers then build only what a
+        variant needs).  The explorer's binaries are built but not run:
+        a variant whose explorer run fails asks for the patched tree's
+        (patched_baseline()), and most variants never run the explorer
+        (killed by a cheap suite, or dead code)."""
         t, c = time.time(), H.cpu()
-        key = self.cache.key("baseline", self.patched_files)
+        # Not "baseline": what that kind keeps is every suite's.
+        key = self.cache.key("baseline-cheap", self.patched_files)
         known = self.cache.get(key)
         if known is not None and not todo:
             self.base_fail = set(known)
             return
         self.workers, self.base_fail = H.start_workers(
             min(self.args.jobs, max(1, len(todo))), self.patched_files,
-            base_fail=known)
+            base_fail=known, only=self.cheap())
         self.cache.put(key, sorted(self.base_fail))
         self.timing["baseline build"] = time.time() - t
         self.cpu["baseline build"] = H.cpu() - c
@@ -613,14 +618,60 @@ class Matrix:
         return (self.patched_files if prefix is None
                 else self.state_files[prefix])
 
+    def ref_worker(self, w, prefix):
+        """The worker's own reference worker (w<10+i>), for a
+        reference's binaries, so the worker's tree is not switched."""
+        def make_ref():
+            ref = H.Worker(10 + w.idx, self.ref_files(prefix))
+            ref.configure()
+            return ref
+        return self.refs.get(w.idx, make_ref)
+
+    def cheap(self):
+        """The suites whose patched-tree baseline start() runs (the
+        order's cheap ones, KillOrder.cheap()); None: every one (an
+        order that does not say)."""
+        return getattr(self.order, "cheap", None)
+
+    def patched_baseline(self, w):
+        """The patched tree's failing tests per binary, for a variant
+        evaluated on w: the cheap suites' from start(); an explorer's
+        binary's built and run on w's reference worker when a variant
+        first asks for it (a run of that binary failed), once per run,
+        and kept in the verdict cache by itself (kind "baseline-binary":
+        start()'s entry never stands for it)."""
+        cheap = self.cheap() or (lambda suite: True)
+
+        def probe(suite, cfg):
+            key = self.cache.key("baseline-binary", f"{suite}-{cfg}",
+                                 self.patched_files)
+
+            def compute():
+                ref = self.ref_worker(w, None)
+                ref.unstable = ""
+                r = ref.probe(self.patched_files, suite, cfg,
+                              self.reference(None)[1])
+                if ref.unstable:  # not stored, nor the run's record
+                    self.hung = True
+                return sorted(r if r is not None
+                              else {f"{suite}:{cfg}:(no build)"}), \
+                    bool(ref.unstable)
+            got = set(self.cache.verdict(key, compute))
+            with self.ref_lock:
+                self.base_fail = self.base_fail | got
+            return got
+
+        def base(suite, cfg):
+            if cheap(suite):
+                return self.base_fail
+            return self.ref_cache.get((None, suite, cfg),
+                                      lambda: probe(suite, cfg))
+        return base
+
     def prefix_baseline(self, w, prefix):
         """Lazy per-binary baseline of a prefix, on the worker's own
         reference tree (w<10+i>), so the worker's tree is not switched."""
-        def make_ref():
-            ref = H.Worker(10 + w.idx, self.state_files[prefix])
-            ref.configure()
-            return ref
-        ref = self.refs.get(w.idx, make_ref)
+        ref = self.ref_worker(w, prefix)
 
         def probe(suite, cfg):
             r = ref.probe(self.state_files[prefix], suite, cfg,
@@ -659,7 +710,7 @@ class Matrix:
         def compute():
             if w is None:
                 raise H.Miss()
-            bl = (self.base_fail if prefix is None
+            bl = (self.patched_baseline(w) if prefix is None
                   else self.prefix_baseline(w, prefix))
             res, killers, detail = w.evaluate(files, bl, self.order,
                                               full=self.args.full, gen=gen,
@@ -1002,7 +1053,9 @@ def write_reports(hunks, timing, base_fail, listed, problems, args,
            f"of the {reused[1]} hunks to build and run.", ""]
     if base_fail:
         md += ["Tests already failing on the patched tree (never counted as "
-               "kills): " + ", ".join(sorted(base_fail)), ""]
+               "kills; the explorer's suites are run on it only for a "
+               "variant whose run of them failed): " +
+               ", ".join(sorted(base_fail)), ""]
     md += ["| hunk | patch | function | result | killing tests |",
            "|---|---|---|---|---|"]
     for h in hunks:

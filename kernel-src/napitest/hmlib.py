@@ -693,14 +693,17 @@ class Worker:
             with open(o, "rb") as fh:
                 yield cfg, fh.read()
 
-    def baseline(self, files, gen=None, share=(0, 1)):
+    def baseline(self, files, gen=None, share=(0, 1), only=None):
         """Failing tests of the unmodified patched tree (excluded as kills).
         share (i, n): this worker builds and runs every n-th configuration
         from the i-th, the other workers the rest: each binary is built
         and run once (the suites are deterministic: one run of each binary
         is its result), not once per worker.  A worker builds another
         configuration when a variant first needs it, from the shared
-        ccache."""
+        ccache.  only: None (every suite), or a predicate on a suite's
+        name: the suites run (every binary is built either way); the
+        caller then finds the others' failing tests when it needs them
+        (the matrix: the explorer's, Matrix.patched_baseline())."""
         ok, err = self.prepare(files, gen)
         if not ok:
             raise SystemExit(f"the patched tree does not extract: {err}")
@@ -715,6 +718,8 @@ class Worker:
         fail = set()
         for c in cfgs:
             for s in self.suites():
+                if only is not None and not only(s):
+                    continue
                 try:
                     fail |= self.run(s, c)
                 except Hang as e:
@@ -742,13 +747,14 @@ class KillOrder:
         return not suite.startswith("explore_")
 
 
-def start_workers(n, base_files, first=0, base_fail=None):
+def start_workers(n, base_files, first=0, base_fail=None, only=None):
     """n configured workers (w<first>..), each built on the patched tree;
     returns (workers, baseline failing tests).  The baseline's binaries
     are shared out among the workers: each is run once, not once per
     worker.  With base_fail (the baseline's failing tests, known from an
     earlier run with the same inputs) the workers are only configured:
-    each builds what a variant needs when it needs it."""
+    each builds what a variant needs when it needs it.  only: the suites
+    whose baseline is run (Worker.baseline())."""
     workers = [Worker(first + i, base_files) for i in range(n)]
     fails = [None] * n
 
@@ -758,7 +764,7 @@ def start_workers(n, base_files, first=0, base_fail=None):
         try:
             workers[i].configure()
             fails[i] = set(base_fail) if base_fail is not None else \
-                workers[i].baseline(base_files, share=(i, n))
+                workers[i].baseline(base_files, share=(i, n), only=only)
         except SystemExit as e:  # not reported from a thread otherwise
             errors.append(str(e))
 
