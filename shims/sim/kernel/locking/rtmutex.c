@@ -103,6 +103,12 @@ void rtlock_unlock(spinlock_t *lock)
 	struct task_struct *owner = lock->owner_task, *top;
 	unsigned int i;
 
+	/*
+	 * rt_spin_unlock()'s fast path (kernel/locking/spinlock_rt.c):
+	 * rt_mutex_cmpxchg_release() succeeds while no waiter has set
+	 * RT_MUTEX_HAS_WAITERS in the owner word.  No task blocked on any
+	 * rtlock: none on this one.
+	 */
 	if (!nr_blocked) {
 		lock->owner_task = NULL;
 		lock->owner = -1;
