@@ -12,10 +12,15 @@ import importlib.util
 import os
 from importlib.machinery import SourceFileLoader
 
+import pytest
+
 TOOLS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CFGS = ["norps-threads", "rps-threads", "rt-rps", "norps", "rps"]
-OBJECTS = ("kernel-rt-rps rt-rps\nkernel-rps rps\nkernel-rps rps-threads\n"
-           "kernel-norps norps-threads\nkernel-norps norps\n")
+OBJECTS = ("kernel-rt-rps rt-rps\nsim-rt-rps rt-rps\n"
+           "kernel-rps rps\nsim-rps rps\n"
+           "kernel-rps rps-threads\nsim-rps rps-threads\n"
+           "kernel-norps norps-threads\nsim-norps norps-threads\n"
+           "kernel-norps norps\nsim-norps norps\n")
 
 
 def build_report():
@@ -39,8 +44,11 @@ def test_a_shared_kernel_unit_fails_every_configuration_linking_it(tmp_path):
     # A configuration's own steps: that configuration only.
     assert br.target_configs("suites-rps-threads", CFGS, shared) == \
         ["rps-threads"]
+    # The simulator's library too (rps-threads links sim-rps).
     assert br.target_configs("CMakeFiles/sim-rps.dir/sim.c.o", CFGS,
-                             shared) == ["rps"]
+                             shared) == ["rps", "rps-threads"]
+    assert br.target_configs("CMakeFiles/sim-rt-rps.dir/sim.c.o", CFGS,
+                             shared) == ["rt-rps"]
     assert br.target_configs("gen/extract.stamp", CFGS, shared) == []
 
 
@@ -83,3 +91,22 @@ def test_report_names_each_configuration_of_a_failed_unit(tmp_path, capsys):
     assert "rps-threads: build failed" in capsys.readouterr().out
     assert br.report(str(tmp_path), 0, "") == 0
     assert os.listdir(failed) == []
+
+
+def test_boot_parameter_configurations_share_the_simulator():
+    # rps-threads and norps-threads differ from rps and norps by the boot
+    # parameter alone (NAPITEST_BACKLOG_THREADS, which no simulator file
+    # reads): they link those configurations' simulator library instead
+    # of compiling its files again.  Read from the build that runs this
+    # (CTest's tools-pytest names it).
+    bdir = os.environ.get("NAPITEST_BUILD_DIR")
+    if not bdir:
+        pytest.skip("NAPITEST_BUILD_DIR unset: run through CTest")
+    with open(os.path.join(bdir, "build.ninja")) as f:
+        ninja = f.read()
+    for cfg, lib in (("rps-threads", "rps"), ("norps-threads", "norps")):
+        assert f"/sim-{cfg}.dir/" not in ninja
+        assert f"/sim-{lib}.dir/" in ninja
+    shared = build_report().kernel_objects(bdir)
+    assert shared["sim-rps"] == ["rps", "rps-threads"]
+    assert shared["sim-norps"] == ["norps-threads", "norps"]
