@@ -132,8 +132,18 @@ def other_failures(junit, cases_of):
         err = f"{bad[0].name}: {case_reason(bad[0])}" if bad else \
             next((ln for ln in lines if "error" in ln.lower()), None) or \
             (lines[-1] if lines else t.message or t.status)
-        out.append((t.name, err[:300]))
+        out.append((t.name, clip(err)))
     return out
+
+
+def clip(text, width=300):
+    """text cut to about width characters in its middle: a trailing
+    "(at file:line)", which says where, is kept whole."""
+    if len(text) <= width:
+        return text
+    m = re.search(r" \(at [^()]+:\d+\)$", text)
+    tail = m.group(0) if m else ""
+    return text[:max(width - len(tail) - 4, 60)] + " ..." + tail
 
 
 def func_at(path, line, cache={}):

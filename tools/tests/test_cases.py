@@ -138,3 +138,21 @@ def test_other_failure_says_where_cmocka_failed(tmp_path):
     assert cases.kernel_terms(err, "/nonexistent") == \
         "explore_kernel_wait_loop_passes: 0 != 0x1 " \
         "(at shims/tests/explore/search.c:174)"
+
+
+def test_other_failure_long_message_keeps_where(tmp_path):
+    """A long message is cut in its middle: the file:line at its end,
+    which says where the check failed, stays."""
+    where = os.path.join(cases.ROOT, "shims/tests/explore/search.c")
+    out = "[==========] Running 1 test(s).\n" \
+        "[ RUN      ] explore_kernel_wait_loop_passes\n" \
+        f"[  ERROR   ] --- {'x' * 400}\n" \
+        f"[   LINE   ] --- {where}:174: error: Failure!\n" \
+        "[  FAILED  ] explore_kernel_wait_loop_passes\n" \
+        "[==========] 1 test(s) run.\n"
+    junit = ctest_junit(tmp_path / "j.xml", "sim_checks:rps", "fail", out)
+    [(_, err)] = cases.other_failures(junit, cases.suite_cases())
+    assert len(err) < 300 + len(where)
+    assert err.endswith(f" ... (at {where}:174)")
+    assert cases.kernel_terms(err, "/nonexistent").endswith(
+        "(at shims/tests/explore/search.c:174)")
