@@ -184,9 +184,10 @@ def kernel_terms(text, tree, link=""):
         fn = func_at(full, line) if os.path.exists(full) else ""
         if link and os.path.exists(full) and full.startswith(tree + "/"):
             name = full
-        return f"{name}:{line}" + (f" ({fn}())" if fn and f"{fn}()" not in
-                                   text else "")
-    return re.sub(r"(/?[\w./+-]+\.[ch]):(\d+)", rel, text)
+        col = m.group(3) or ""
+        return f"{name}:{line}{col}" + (f" ({fn}())" if fn and f"{fn}()"
+                                        not in text else "")
+    return re.sub(r"(/?[\w./+-]+\.[ch]):(\d+)(:\d+(?=:))?", rel, text)
 
 
 def status_of(rs):

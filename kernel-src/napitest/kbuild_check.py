@@ -604,6 +604,16 @@ def check(a):
 
 
 def main():
+    """The command (kernel-src/kbuild-check): bad input, a missing tool or
+    a tree kbuild cannot build is one error line and exit 1."""
+    try:
+        return run_check()
+    except ToolError as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return 1
+
+
+def run_check():
     ap = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n")[0])
     ap.add_argument("tree", nargs="?",
                     help="kernel tree (full; only read)")
@@ -686,8 +696,5 @@ def prepared(variant, top=None):
 if __name__ == "__main__":
     try:
         sys.exit(main())
-    except ToolError as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        sys.exit(1)
     except KeyboardInterrupt:
         sys.exit(130)

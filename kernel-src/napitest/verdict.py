@@ -31,6 +31,7 @@ should, 1 when it does not.
 """
 
 import os
+import re
 import sys
 
 from . import hunks as HL
@@ -314,13 +315,23 @@ def main():
                                     else "present")),
                  key=lambda i: [int(x) for x in i.split(".")])
 
-    ws = [max(len(c), 4) for c in cols]
+    # The tree's own kbuild failed in a configuration: what the suites
+    # passed there is not a verdict on a tree that does not build.
+    others = other_failures(junit, suite_cases())
+    nobuild = {name.split(":", 1)[1]: re.sub(r"^kbuild [\w-]+: ", "", err)
+               for name, err in others
+               if name.startswith("kbuild:") and name.split(":", 1)[1] in cols}
+    ws = [max(len(c), 5 if nobuild else 4) for c in cols]
     print_reused(junit)
     print()
     print(f"Per-invariant summary: {tree or build}")
+    for err in dict.fromkeys(nobuild.values()):
+        where = [c for c in cols if nobuild.get(c) == err]
+        print(f"  the tree's own kbuild fails in {', '.join(where)}: "
+              f"{kernel_terms(err, tree)}")
     print("  " + "ID  " + " ".join(f"{c:<{w}}" for c, w in zip(cols, ws))
           + "  statement")
-    nfail = nchecked = 0
+    nfail = nchecked = nbuild = 0
     for inv in invs:
         mine = by_inv.get(inv.id, [])
         cells = []
@@ -331,11 +342,15 @@ def main():
                 cells.append("-")
             else:
                 cells.append(status_of(sel))
+            if c in nobuild and cells[-1] == "pass":
+                cells[-1] = "BUILD"
         stmt = inv.statement.replace("`", "")
         print(f"  {inv.id:<4}" + " ".join(f"{c:<{w}}" for c, w in
                                           zip(cells, ws)) + f"  {stmt}")
-        if "pass" in cells or "FAIL" in cells:
+        if "pass" in cells or "FAIL" in cells or "BUILD" in cells:
             nchecked += 1
+        if "BUILD" in cells and "FAIL" not in cells:
+            nbuild += 1
         if "FAIL" not in cells:
             continue
         nfail += 1
@@ -361,11 +376,13 @@ def main():
             print("        its hunks (" + ", ".join(good) + ") are as in "
                   "the patched series" + (f"; elsewhere {lacks_alters(off, located, by_id)}"
                                           if off else ""))
-    others = other_failures(junit, suite_cases())
     for name, err in others:
         print(f"  also FAILED: {name}: {kernel_terms(err, tree)}")
     legend = ("pass/FAIL per configuration; n/a: no test applies or all "
               "skipped; -: not run")
+    if nobuild:
+        legend += ("; BUILD: the suites passed, but the tree's kbuild fails "
+                   "in that configuration")
     if located:
         legend += (f"; hunks of the series: {len(located) - len(off)} of "
                    f"{len(located)} as in the patched tree")
@@ -375,8 +392,10 @@ def main():
     # An invariant no test of which ran is not "without a failure": a run
     # that checked nothing must not read as a green verdict.
     unchecked = len(invs) - nchecked
-    print(f"  {nchecked - nfail} of {len(invs)} invariants checked without "
-          f"a failure{'' if not nfail else f', {nfail} failing'}"
+    print(f"  {nchecked - nfail - nbuild} of {len(invs)} invariants checked "
+          f"without a failure{'' if not nfail else f', {nfail} failing'}"
+          + (f", {nbuild} not verified: the tree's kbuild fails in "
+             f"{', '.join(c for c in cols if c in nobuild)}" if nbuild else "")
           + (f", {unchecked} not checked by this run" if unchecked else "")
           + (f"; {len(others)} other check(s) failed" if others else ""))
     if prefix is not None:

@@ -61,6 +61,9 @@ def test_kernel_terms(tmp_path):
     link = str(tmp_path / "build" / "tree")
     assert cases.kernel_terms(f"{link}/net/core/dev.c:3", t, link) == \
         f"{t}/net/core/dev.c:3 (napi_poll())"
+    # a compiler's line:column: the function after both
+    assert cases.kernel_terms(f"{t}/net/core/dev.c:3:9: error: x", t) == \
+        "net/core/dev.c:3:9 (napi_poll()): error: x"
 
 
 def test_cache_value(tmp_path):
@@ -156,3 +159,38 @@ def test_other_failure_long_message_keeps_where(tmp_path):
     assert err.endswith(f" ... (at {where}:174)")
     assert cases.kernel_terms(err, "/nonexistent").endswith(
         "(at shims/tests/explore/search.c:174)")
+
+
+def test_a_tree_that_does_not_build_is_no_pass(tmp_path, capsys, monkeypatch):
+    """The suites passed in rps, but the tree's own kbuild failed there:
+    the summary names the compiler's error first, the invariant's rps cell
+    is BUILD, not pass, and the closing count does not call it checked
+    without a failure."""
+    ok = "[==========] Running 1 test(s).\n" \
+        "[ RUN      ] explore_c_defer_kick_vs_flush\n" \
+        "[       OK ] explore_c_defer_kick_vs_flush\n" \
+        "[==========] 1 test(s) run.\n" \
+        "[  PASSED  ] 1 test(s).\n"
+    err = "net/core/dev.c:6025:9: error: implicit declaration of " \
+        "function 'rps_lock_irq_disable'"
+    cases_xml = [("explore_napi:rps", "run", ok, ""),
+                 ("kbuild:rps", "fail", f"make: ...\n{err}\n",
+                  '<failure message="" />')]
+    (tmp_path / "j.xml").write_text(
+        "<?xml version='1.0' encoding='UTF-8'?>\n"
+        '<testsuite name="(empty)" tests="2">' + "".join(
+            f'<testcase name="{n}" classname="{n}" time="1" '
+            f'status="{st}">{fail}<system-out>{escape(out)}'
+            "</system-out></testcase>" for n, st, out, fail in cases_xml)
+        + "</testsuite>\n")
+    (tmp_path / "CMakeCache.txt").write_text("KSRC:PATH=/nonexistent\n")
+    monkeypatch.setattr(sys, "argv", ["verdict", str(tmp_path),
+                                      str(tmp_path / "j.xml")])
+    assert verdict.main() == 0
+    text = capsys.readouterr().out
+    assert "the tree's own kbuild fails in rps: " \
+        "net/core/dev.c:6025:9: error: implicit declaration" in text
+    v25 = next(ln for ln in text.splitlines() if ln.startswith("  V25 "))
+    assert v25.split()[1:6] == ["-", "BUILD", "-", "-", "-"]
+    assert " 0 of " in text
+    assert "1 not verified: the tree's kbuild fails in rps" in text

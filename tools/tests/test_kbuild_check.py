@@ -7,6 +7,7 @@ sources and headers (.o.cmd)."""
 import argparse
 import json
 import os
+import sys
 from unittest import mock
 
 from napitest import kbuild_check
@@ -484,3 +485,17 @@ def test_setup_keeps_a_config_only_if_want_holds(tmp_path):
         kc.kbuild_setup(t, kb, {"MAKEARGS": []}, None, enable, disable,
                         want)
     assert kc.kbuild_module.config_value(kb, "PREEMPT_RT") == "y"
+
+
+def test_partial_tree_is_one_error_line(tmp_path, monkeypatch, capsys):
+    """A tree kbuild cannot build (no scripts/Makefile.build: a partial
+    copy) is one error line and exit 1, not a Python traceback, through
+    the command's own entry point."""
+    (tmp_path / "Makefile").write_text("VERSION = 6\n")
+    monkeypatch.setattr(sys, "argv", ["kbuild-check", str(tmp_path), "rps",
+                                      "--dir", str(tmp_path / "kb")])
+    assert kbuild_check.main() == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert err[0].startswith("kbuild-check: error: ")
+    assert "is not a full kernel tree (no scripts/Makefile.build)" in err[0]
