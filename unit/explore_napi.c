@@ -560,6 +560,24 @@ static void wake_ksoftirqd1(void)
 }
 
 /*
+ * f and i start from NET_RX left pending to a running ksoftirqd/1 by the
+ * tree's invoke_softirq() (!RT) or __local_bh_enable_ip() (RT): 6.1's
+ * ksoftirqd_running() ("softirq: Let ksoftirqd do its job"), which
+ * upstream reverted in v6.5 (d15121be7485).  A tree without it runs a
+ * pending NET_RX at once at irq exit or local_bh_enable(), so that state
+ * never arises there: the scenario does not apply, says why, and is
+ * cmocka's skip (n/a in the verdict), neither a pass nor a failure.
+ */
+static bool net_rx_left_to_ksoftirqd1_arises(const char *scenario)
+{
+	if (EXTRACTED_HAVE_ksoftirqd_running)
+		return true;
+	printf("  %s: not applicable on this tree (%s): its invoke_softirq() and __local_bh_enable_ip() run a pending NET_RX at once (no ksoftirqd_running(), reverted upstream in v6.5), so NET_RX is never left to a running ksoftirqd/1\n",
+	       scenario, EXTRACTED_TREE);
+	return false;
+}
+
+/*
  * The scenario's premise: NET_RX of CPU 1's local packet left pending,
  * the backlog on CPU 1's poll_list; each part and ksoftirqd/1's state
  * said apart when it does not hold.
@@ -732,6 +750,8 @@ static void explore_f_defer_kick_vs_backlog_on_poll_list(void **state)
 	(void)state;
 	if (!NAPITEST_BACKLOG_THREADS && !IS_ENABLED(CONFIG_PREEMPT_RT))
 		skip(); /* no backlog threads: the kick is a csd, (c) */
+	if (!net_rx_left_to_ksoftirqd1_arises(scn_f.name))
+		skip();
 	boot();
 	/*
 	 * A tree without backlog threads fails here (base): what f needs,
@@ -985,6 +1005,8 @@ static const struct explore_scenario scn_i = {
 static void explore_i_v18_backlog_completion_vs_local_irq(void **state)
 {
 	(void)state;
+	if (!net_rx_left_to_ksoftirqd1_arises(scn_i.name))
+		skip();
 	explore_expect_none(&scn_i);
 }
 
