@@ -68,6 +68,23 @@ def case_reason(c):
     return text
 
 
+# A case that does not apply to the tree says so and why before its skip
+# (unit/explore_napi.c: "  NAME: not applicable on this tree (TREE): WHY").
+NOT_APPLICABLE = re.compile(r"^\s*\S+: not applicable on this tree "
+                            r"\([^)]*\): (.*)$")
+
+
+def not_applicable(c):
+    """Of a skipped case: "not applicable on this tree: WHY", or ""."""
+    if c.status != "skipped":
+        return ""
+    for ln in c.output:
+        m = NOT_APPLICABLE.match(ln)
+        if m:
+            return f"not applicable on this tree: {m.group(1)}"
+    return ""
+
+
 def results(junit, cases_of):
     """[Result] for every case of every suite binary CTest ran."""
     out = []
@@ -94,7 +111,7 @@ def results(junit, cases_of):
                                   suite))
             else:
                 out.append(Result(c.name, cfg, "passed" if c.status == "ok"
-                                  else c.status, suite=suite))
+                                  else c.status, not_applicable(c), suite))
         if t.passed and not stopped:
             continue
         if seen and not stopped and re.search(

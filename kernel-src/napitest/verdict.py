@@ -349,6 +349,12 @@ def main():
                                           zip(cells, ws)) + f"  {stmt}")
         if "pass" in cells or "FAIL" in cells or "BUILD" in cells:
             nchecked += 1
+        nas = {}		# cases that do not apply to this tree, and why
+        for r in mine:
+            if r.status == "skipped" and r.reason:
+                nas.setdefault(f"{r.test}: {r.reason}", []).append(r.cfg)
+        for what, cfgs in nas.items():
+            print(f"        not checked in {', '.join(cfgs)}: {what}")
         if "BUILD" in cells and "FAIL" not in cells:
             nbuild += 1
         if "FAIL" not in cells:

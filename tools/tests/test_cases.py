@@ -194,3 +194,31 @@ def test_a_tree_that_does_not_build_is_no_pass(tmp_path, capsys, monkeypatch):
     assert v25.split()[1:6] == ["-", "BUILD", "-", "-", "-"]
     assert " 0 of " in text
     assert "1 not verified: the tree's kbuild fails in rps" in text
+
+
+def test_a_scenario_that_does_not_apply_says_why(tmp_path, capsys,
+                                                 monkeypatch):
+    """An explorer scenario the tree cannot reach (f on 6.12: no
+    ksoftirqd_running()) is n/a, and the summary says why under its
+    invariant, without the tree's path."""
+    out = "[==========] Running 1 test(s).\n" \
+        "[ RUN      ] explore_f_defer_kick_vs_backlog_on_poll_list\n" \
+        "  f_defer_kick_vs_backlog_on_poll_list: not applicable on this " \
+        "tree (/t/linux-6.12): its invoke_softirq() runs a pending NET_RX " \
+        "at once\n" \
+        "[  SKIPPED ] explore_f_defer_kick_vs_backlog_on_poll_list\n" \
+        "[==========] 1 test(s) run.\n" \
+        "[  PASSED  ] 0 test(s).\n"
+    junit = ctest_junit(tmp_path / "j.xml", "explore_napi:rps-threads", "run",
+                        out)
+    [r] = cases.results(junit, cases.suite_cases())
+    assert (r.status, r.reason) == ("skipped", "not applicable on this "
+                                    "tree: its invoke_softirq() runs a "
+                                    "pending NET_RX at once")
+    (tmp_path / "CMakeCache.txt").write_text("KSRC:PATH=/nonexistent\n")
+    monkeypatch.setattr(sys, "argv", ["verdict", str(tmp_path), junit])
+    assert verdict.main() == 0
+    text = capsys.readouterr().out
+    assert "        not checked in rps-threads: explore_f_defer_kick_vs_" \
+        "backlog_on_poll_list: not applicable on this tree: its " \
+        "invoke_softirq() runs a pending NET_RX at once\n" in text
