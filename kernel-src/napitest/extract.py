@@ -609,18 +609,22 @@ def outputs(manifests):
 
 # The modules of this package generate() runs: part of its key.
 KEY_MODULES = ("__init__.py", "extract.py", "manifest.py", "depfile.py")
-KEY_VERSION = "napitest-extract-key 1"
+KEY_VERSION = "napitest-extract-key 2"
 
 
 def input_key(tree, manifest, out, dep_target):
-    """SHA-256 over everything generate() reads or writes into its
-    outputs, by content: the tree's path (the #line directives name it),
-    --out and the depfile's target, the extractor's code, the ctags
-    program, the manifest, the tree's Makefile (its version) and every
-    file the manifest names (an optional one absent: said so).  The same
-    tree content at another path behind the same --tree (the build's link)
-    has the same key."""
+    """(key, inputs): the key is a SHA-256 over everything generate()
+    reads or writes into its outputs, by content: the tree's path (the
+    #line directives name it), --out and the depfile's target, the
+    extractor's code, the ctags program, the manifest, the tree's Makefile
+    (its version) and every file the manifest names (an optional one
+    absent: said so).  The same tree content at another path behind the
+    same --tree (the build's link) has the same key.  inputs is {path as
+    the depfile names it: SHA-256 of its content, None if absent} of the
+    manifest, the Makefile and the manifest's files: what
+    napitest.content_stamp compares the tree with."""
     h = hashlib.sha256()
+    inputs = {}
 
     def add(*parts):
         for p in parts:
@@ -630,18 +634,25 @@ def input_key(tree, manifest, out, dep_target):
 
     def content(path):
         with open(path, "rb") as f:
-            return f.read()
+            data = f.read()
+        inputs[path] = hashlib.sha256(data).hexdigest()
+        return data
 
     here = os.path.dirname(os.path.abspath(__file__))
     add(KEY_VERSION, tree, out, dep_target or "", ctags_identity())
     for m in KEY_MODULES:
-        add(m, content(os.path.join(here, m)))
-    add("manifest", content(manifest), "Makefile",
+        with open(os.path.join(here, m), "rb") as f:
+            add(m, f.read())
+    add("manifest", content(os.path.abspath(manifest)), "Makefile",
         content(os.path.join(tree, "Makefile")))
     for mf in parse_manifest(manifest):
         path = os.path.join(tree, mf[0])
-        add(mf[0], content(path) if os.path.isfile(path) else "(absent)")
-    return h.hexdigest()
+        if os.path.isfile(path):
+            add(mf[0], content(path))
+        else:
+            inputs[path] = None
+            add(mf[0], "(absent)")
+    return h.hexdigest(), inputs
 
 
 def output_digests(out, manifest):
@@ -679,10 +690,10 @@ def generate(tree, manifest, out, dep_target=None, cache=None):
     With cache (a directory of the build's): nothing is done when the
     inputs' content (input_key()) and the outputs are those of the last
     extraction, and ctags runs once per file content (TagCache)."""
-    key, last = None, {}
+    key, inputs, last = None, {}, {}
     if cache:
         try:
-            key = input_key(tree, manifest, out, dep_target)
+            key, inputs = input_key(tree, manifest, out, dep_target)
         except (OSError, Error):
             key = None  # extract() says what is wrong
         last = last_extraction(cache)
@@ -701,7 +712,8 @@ def generate(tree, manifest, out, dep_target=None, cache=None):
         tmp = os.path.join(cache, "extract.key.tmp")
         with open(tmp, "w") as f:
             json.dump({"key": key, "tags": sorted(tags.used),
-                       "outputs": output_digests(out, manifest)}, f)
+                       "outputs": output_digests(out, manifest),
+                       "inputs": inputs}, f)
         os.replace(tmp, os.path.join(cache, "extract.key"))
 
 
@@ -789,7 +801,8 @@ def _generate(tree, manifest, out, dep_target, tag_cache):
 
     target = dep_target or os.path.join(gen, "all.c")
     write_if_changed(os.path.join(gen, "extract.d"), depfile.text(
-        target, [s.path for s in sources] + [os.path.abspath(manifest)]))
+        target, [s.path for s in sources] +
+        [os.path.join(tree, "Makefile"), os.path.abspath(manifest)]))
 
 
 def main():

@@ -286,11 +286,13 @@ class TestExtractor(Fixture):
                       self.read("defs.h"))
 
     def test_depfile_names_the_inputs(self):
+        # the tree's Makefile too: its version is in present.h
         self.generate()
         dep = self.read("extract.d")
         target, _, deps = dep.partition(": ")
         self.assertEqual(deps.split(),
                          [os.path.join(self.tree, "net/core/dev.c"),
+                          os.path.join(self.tree, "Makefile"),
                           os.path.abspath(self.manifest)])
         self.assertEqual(target,
                          os.path.join(self.out, "extracted", "all.c"))
@@ -430,7 +432,7 @@ class TestExtractionCache(Fixture):
         self.assertEqual(self.ctags_runs, ["net/core/dev.c"] * 2)
 
     def key(self):
-        return extract.input_key(self.link, self.manifest, self.out, None)
+        return extract.input_key(self.link, self.manifest, self.out, None)[0]
 
     def test_the_extractor_s_code_is_an_input(self):
         # an edit of the extractor must not replay its old output: each
