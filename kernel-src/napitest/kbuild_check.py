@@ -189,15 +189,19 @@ def stamp_path(top, tree, view, makeargs):
 
 
 def stat_key(tree, files):
-    """(size, mtime, inode) of each file: what says, as for make and git's
-    index, that a file whose content was verified has not been touched."""
+    """(size, mtime, ctime, device, inode) of each file: what says, as
+    for git's index, that a file whose content was verified has not been
+    touched.  ctime, which every write sets and nobody can set back, also
+    catches a file rewritten in place with its old size and mtime
+    (cp -a, rsync -a onto it)."""
     out = []
     for rel in sorted(files):
         try:
             st = os.stat(os.path.join(tree, rel))
         except OSError:
             return None
-        out.append([rel, st.st_size, st.st_mtime_ns, st.st_ino])
+        out.append([rel, st.st_size, st.st_mtime_ns, st.st_ctime_ns,
+                    st.st_dev, st.st_ino])
     return out
 
 
@@ -461,6 +465,47 @@ def enter_slot(top, tree, view):
     return slot, os.path.join(slot, "src"), how
 
 
+def drop_stale(kb, src, tree, rec):
+    """Before a build of tree after a stamp miss, in an O= tree kb last
+    built for the same tree (rec: its record_build()).  make trusts
+    mtimes; a file given other content with an older mtime (cp -a,
+    rsync -a, tar x) leaves the objects built from its old content looking
+    up to date, and a tree that no longer builds would pass.  So: each
+    object one of whose dependencies (its .cmd) no longer has the content
+    it was built from is removed with its .cmd (so is one whose .cmd is
+    gone), and make compiles it again; a changed file that is not a source
+    or a header (a Kconfig, a Makefile) dates the whole O= tree 1970
+    first, as for a slot switched to another tree, and every object goes.  After a failed
+    build (no record of its files) every object is removed.  Returns the
+    objects removed."""
+    if not rec or rec.get("tree") != tree:
+        return []  # a new O= tree, or enter_slot() made it right
+    files = rec.get("files")
+    drop = list(OBJS)
+    if files:
+        changed = set()
+        for rel, sha in files.items():
+            now = file_digests(tree, [rel])
+            if (now or {}).get(rel) != sha:
+                changed.add(rel)
+        deps = {}
+        for o in OBJS:
+            try:
+                deps[o] = cmd_deps(kb, o, src)
+            except OSError:
+                deps[o] = None
+        if any(not re.search(r"\.[chS]$", f) for f in changed):
+            redate(kb, 0)
+        else:
+            drop = [o for o in OBJS if deps[o] is None or deps[o] & changed]
+    for o in drop:
+        d, b = os.path.split(o)
+        for f in (o, os.path.join(d, f".{b}.cmd")):
+            if os.path.exists(os.path.join(kb, f)):
+                os.unlink(os.path.join(kb, f))
+    return drop
+
+
 def record_build(slot, view, tree, digests):
     """What view's O= tree in slot was last built from: tree, and the
     content of every file it read (None: unknown, its build failed)."""
@@ -560,12 +605,16 @@ def check(a):
             # An O= tree of this path from before the slots: still right.
             slot, src, how = None, tree, "this path's"
             kb, forced, extra = setup(tree, work, view, env, logf)
+            drop_stale(kb, src, tree, {"tree": tree})
         else:
             slot, src, how = enter_slot(top, tree, view)
+            rec = ((read_json(os.path.join(slot, "slot.json")) or {})
+                   .get("views", {}).get(view))
             # made for this tree, content of the build unknown until it
-            # builds: a failed build leaves it to make's mtimes next time
+            # builds (drop_stale() after a failed build)
             record_build(slot, view, tree, None)
             kb, forced, extra = setup(src, slot, view, env, logf)
+            drop_stale(kb, src, tree, rec)
         for again in (True, False):
             what = describe(view, forced)
             res = kbuild(src, kb, env, logf, a.jobs, extra, strict=False,

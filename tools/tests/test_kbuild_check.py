@@ -349,10 +349,12 @@ def test_first_error_at_the_trees_line_through_a_linked_dir(tmp_path,
         capsys.readouterr().out
 
 
-def test_check_after_a_failed_build_leaves_it_to_make(tmp_path):
+def test_check_after_a_failed_build_rebuilds_the_objects(tmp_path):
     """check()'s sequence: a tree path builds, is edited so that it fails,
-    is fixed: the O= tree stays this path's (make's mtimes decide), not
-    re-dated at the epoch with its objects deleted as for another tree."""
+    is fixed: a failed compile leaves the old .o in place, and the fixed
+    file may be older than it (cp -a), so the objects are compiled again;
+    the O= tree stays this path's, not re-dated at the epoch as for
+    another tree."""
     kc = kbuild_check
     top = str(tmp_path / "kb")
     a = full_tree(str(tmp_path / "a"))
@@ -366,8 +368,90 @@ def test_check_after_a_failed_build_leaves_it_to_make(tmp_path):
     assert run_check(kc, top, a, fake) == 0
     assert len(fake.calls) == 3
     dev_o, gen = fake.calls[2]
-    assert dev_o, "dev.o deleted after a failed build of the same tree"
+    assert not dev_o, "dev.o of before the failed build kept"
     assert gen not in (None, 0), "O= tree re-dated at the epoch"
+
+
+OLD = 978307200  # 2001-01-01
+
+
+class Built:
+    """A tree built once by check() (kbuild faked) in slot-0's rps view;
+    dated(REL, TEXT) gives REL other content dated 2001, as cp -a of a
+    mutant does; drop_stale() runs drop_stale() on the slot's record."""
+
+    def __init__(self, tmp_path):
+        self.top = str(tmp_path / "kb")
+        self.tree = full_tree(str(tmp_path / "a"))
+        self.fake = FakeKbuild()
+        assert self.check() == 0
+        self.kb = os.path.join(self.top, "slot-0", "rps")
+
+    def check(self):
+        return run_check(kbuild_check, self.top, self.tree, self.fake)
+
+    def dated(self, rel, text):
+        touch(self.tree, rel, text)
+        os.utime(os.path.join(self.tree, rel), (OLD, OLD))
+
+    def drop_stale(self):
+        kc = kbuild_check
+        rec = kc.read_json(os.path.join(self.top, "slot-0", "slot.json"))
+        return kc.drop_stale(self.kb, os.path.join(self.top, "slot-0", "src"),
+                             os.path.realpath(self.tree), rec["views"]["rps"])
+
+
+def test_a_source_older_than_its_object_is_compiled_again(tmp_path):
+    """dev.c given other content dated 2001 (cp -a of a mutant): make
+    would keep dev.o, built from the old content; the object is removed
+    before the build, the others (their files unchanged) are kept, and the
+    O= tree is not re-dated."""
+    b = Built(tmp_path)
+    b.dated("net/core/dev.c", "int mutant;\n")
+    with mock.patch.object(kbuild_check, "redate") as redate:
+        assert b.drop_stale() == [OBJ]
+    redate.assert_not_called()
+    assert os.path.exists(os.path.join(b.kb, "kernel/softirq.o"))
+    b.dated("net/core/dev.c", "int mutant2;\n")
+    assert b.check() == 0
+    dev_o, gen = b.fake.calls[1]
+    assert not dev_o, "dev.o from the old dev.c kept"
+    assert gen not in (None, 0), "O= tree re-dated at the epoch"
+
+
+def test_a_header_older_than_the_objects_drops_each_that_read_it(tmp_path):
+    b = Built(tmp_path)
+    b.dated("include/linux/a.h", "int other;\n")
+    assert sorted(b.drop_stale()) == sorted(kbuild_check.OBJS)
+    for o in kbuild_check.OBJS:
+        assert not os.path.exists(os.path.join(b.kb, o))
+
+
+def test_an_unchanged_tree_drops_nothing(tmp_path):
+    b = Built(tmp_path)
+    assert b.drop_stale() == []
+    assert os.path.exists(os.path.join(b.kb, OBJ))
+
+
+def test_a_makefile_older_than_the_objects_redates_the_o_tree(tmp_path):
+    b = Built(tmp_path)
+    b.dated("Makefile", "# other\n")
+    assert b.check() == 0
+    dev_o, gen = b.fake.calls[1]
+    assert not dev_o
+    assert gen == 0, "O= tree not re-dated after a Makefile changed"
+
+
+def test_stat_key_sees_a_rewrite_with_the_old_mtime(tmp_path):
+    a = str(tmp_path)
+    touch(a, "f", "aaaa\n")
+    p = os.path.join(a, "f")
+    st = os.stat(p)
+    key = kbuild_check.stat_key(a, ["f"])
+    with open(p, "w") as f:
+        f.write("bbbb\n")
+    os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert kbuild_check.stat_key(a, ["f"]) != key
 
 
 def test_two_trees_alternating_keep_a_slot_each(tmp_path):
