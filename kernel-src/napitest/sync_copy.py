@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Make kunit/run's private copy of a kernel tree hold another tree.
 
-usage: kunit/sync-copy SRC COPY
+usage: kunit/sync-copy [--stamp FILE] SRC COPY
 
 Every kernel flavour (um, x86_64-rt, x86_64-preempt) builds its trees at
 one fixed path, so that kbuild's -fmacro-prefix-map=<srctree>/= (part of
@@ -14,6 +14,17 @@ the hard link.  A file with the same inode or the same content is left as
 it is (kbuild rebuilds nothing for it); files and directories the new tree
 lacks are removed.  SRC is only read.
 
+The copy is also how kunit/run follows the same tree after an edit: a file
+the user replaced is a new inode, compared by content; but a file rewritten
+in place with an older mtime (cp -a or rsync -a onto it) is still the
+copy's own inode, shares its new content, and looks older than the objects
+built from its old content.  With --stamp FILE, a file whose ctime (set by
+every write, never set back) is not older than FILE's mtime, the start of
+the previous sync, is written as a new file too; FILE is then dated the
+start of this sync.  Without FILE yet, no ctime is trusted: the files that
+share an inode with SRC are kept (kunit/run writes FILE right after its
+first cp -al, whose links set every ctime).
+
 Prints one line with the counts.  Exit status 0, or 2 on an error.
 """
 
@@ -24,7 +35,7 @@ import stat
 import sys
 
 # Not part of any tree: kept across switches (kunit/run's bookkeeping).
-KEEP = {".napitest-copy-of"}
+KEEP = {".napitest-copy-of", ".napitest-synced", ".napitest-synced.new"}
 
 
 def same(src, dst, st_src, st_dst):
@@ -59,7 +70,15 @@ def put(src, dst, st_src):
         os.chmod(dst, stat.S_IMODE(st_src.st_mode))
 
 
-def sync(src, dst):
+def touched_since(st_src, st_dst, since_ns):
+    """A file shared by inode that was written at or after since_ns."""
+    return (since_ns is not None and
+            (st_src.st_dev, st_src.st_ino) == (st_dst.st_dev, st_dst.st_ino)
+            and not stat.S_ISLNK(st_src.st_mode)
+            and st_src.st_ctime_ns >= since_ns)
+
+
+def sync(src, dst, since_ns=None):
     n = {"same": 0, "replaced": 0, "removed": 0}
     for root, dirs, files in os.walk(src):
         rel = os.path.relpath(root, src)
@@ -81,7 +100,8 @@ def sync(src, dst):
                 st_d = os.lstat(d)
             except FileNotFoundError:
                 st_d = None
-            if st_d is not None and same(s, d, st_s, st_d):
+            if st_d is not None and same(s, d, st_s, st_d) and \
+                    not touched_since(st_s, st_d, since_ns):
                 n["same"] += 1
                 continue
             put(s, d, st_s)
@@ -100,16 +120,38 @@ def sync(src, dst):
     return n
 
 
-def main():
-    if len(sys.argv) != 3:
+def stamp_time(path):
+    try:
+        return os.stat(path).st_mtime_ns
+    except FileNotFoundError:
+        return None
+
+
+def main(argv=None):
+    args = sys.argv[1:] if argv is None else list(argv)
+    stamp = None
+    if args[:1] == ["--stamp"] and len(args) > 1:
+        stamp, args = args[1], args[2:]
+    if len(args) != 2:
         print(__doc__.split("\n")[2], file=sys.stderr)
         return 2
-    src, dst = sys.argv[1], sys.argv[2]
+    src, dst = args
     if not os.path.isdir(src):
         print(f"kunit/sync-copy: error: no directory {src}", file=sys.stderr)
         return 2
     try:
-        n = sync(src, dst)
+        # the start, by the file system's clock (the one ctimes use)
+        os.makedirs(dst, exist_ok=True)
+        probe = os.path.join(dst, ".napitest-synced.new")
+        with open(probe, "w"):
+            pass
+        start = os.stat(probe).st_mtime_ns
+        n = sync(src, dst, stamp_time(stamp) if stamp else None)
+        if stamp:
+            os.utime(probe, ns=(start, start))
+            os.replace(probe, stamp)
+        else:
+            os.unlink(probe)
     except OSError as e:
         print(f"kunit/sync-copy: error: {e}", file=sys.stderr)
         return 2

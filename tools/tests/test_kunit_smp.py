@@ -670,6 +670,45 @@ class SyncCopyTest(unittest.TestCase):
             self.assertEqual(f.read(), "patched\n")
         self.assertEqual(n, {"same": 3, "replaced": 2, "removed": 2})
 
+    def same_tree_rewritten_in_place(self):
+        """A synced once with a stamp, then a's dev.c rewritten in place
+        (the copy shares its inode) with other content and its old mtime,
+        as cp -a onto it does."""
+        stamp = os.path.join(self.copy, ".napitest-synced")
+        self.assertEqual(self.m.main(["--stamp", stamp, self.a,
+                                      self.copy]), 0)
+        dev = os.path.join(self.a, "net/core/dev.c")
+        with open(dev, "w") as f:
+            f.write("mutant\n")
+        os.utime(dev, (1000, 1000))
+        return stamp, os.path.join(self.copy, "net/core/dev.c")
+
+    def test_a_file_rewritten_in_place_with_its_old_mtime_is_new(self):
+        stamp, dev = self.same_tree_rewritten_in_place()
+        self.assertEqual(self.m.main(["--stamp", stamp, self.a,
+                                      self.copy]), 0)
+        # newer than any object built from the old content
+        self.assertGreater(os.stat(dev).st_mtime, 2000)
+        with open(dev) as f:
+            self.assertEqual(f.read(), "mutant\n")
+        # and no longer a's inode: a keeps its mtime of 1000
+        self.assertEqual(os.stat(os.path.join(
+            self.a, "net/core/dev.c")).st_mtime, 1000)
+        n = self.m.sync(self.a, self.copy,
+                        self.m.stamp_time(stamp))
+        self.assertEqual(n["replaced"], 0)
+
+    def test_without_a_stamp_a_shared_inode_is_trusted(self):
+        _, dev = self.same_tree_rewritten_in_place()
+        self.m.sync(self.a, self.copy)
+        self.assertEqual(os.stat(dev).st_mtime, 1000)
+
+    def test_the_stamp_is_kept_in_the_copy(self):
+        stamp, _ = self.same_tree_rewritten_in_place()
+        self.m.sync(self.b, self.copy)
+        self.assertTrue(os.path.exists(stamp))
+        self.assertFalse(os.path.exists(stamp + ".new"))
+
     def test_switch_back_is_idempotent(self):
         self.m.sync(self.b, self.copy)
         self.m.sync(self.a, self.copy)
