@@ -90,7 +90,7 @@ VERDICT_ARGS := $(if $(LABEL),-L '$(LABEL)',$(if $(KSRC),-LE '$(EXPENSIVE)|self'
 
 .PHONY: check check-all check-run check-all-run build configure tree clean help coverage results kunit \
 	kunit-smp kunit-headline
-.PHONY: explore series-check identity-check determinism-check
+.PHONY: explore series-check identity-check determinism-check stale-mtime-check
 .PHONY: hunk-matrix mutants verdicts verdicts-upstream verdicts-headline lint FORCE
 
 # CTest's summary, then the per-invariant summary (tools/verdict) read from
@@ -324,6 +324,11 @@ verdicts-headline: ## only make verdicts' two headline rows, from make kunit-hea
 # under CPU load the check makes itself: the results must be identical.
 determinism-check: build ## explorer + a hunk-matrix slice, quiet and under load
 	@tools/determinism-check $(BUILD_DIR)
+
+# A tree file given other content with an older mtime (cp -a of a mutant)
+# is tested as it now is: make check and kbuild-check fail on it.
+stale-mtime-check: ## a mutant older than the build is still tested (no mtime false green)
+	@tools/stale-mtime-check '$(BUILD)'
 
 # shellcheck, flake8, clang-format with the kernel's .clang-format and the
 # tree's checkpatch.pl --strict on the KUnit code (tools/lint).
