@@ -74,14 +74,26 @@ NOT_APPLICABLE = re.compile(r"^\s*\S+: not applicable on this tree "
                             r"\([^)]*\): (.*)$")
 
 
+# A case the user's environment left out says which variable did it
+# (shims/sim/explore/search.c: "  NAME: skipped (NAPITEST_X WHY)").
+ENV_SKIP = re.compile(r"^\s*\S+: skipped \((NAPITEST_\w+) (.*)\)$")
+
+
 def not_applicable(c):
-    """Of a skipped case: "not applicable on this tree: WHY", or ""."""
+    """Of a skipped case: "not applicable on this tree: WHY", "skipped by
+    NAPITEST_X=VALUE (WHY)" (the value from this process's environment,
+    which make passes on), or ""."""
     if c.status != "skipped":
         return ""
     for ln in c.output:
         m = NOT_APPLICABLE.match(ln)
         if m:
             return f"not applicable on this tree: {m.group(1)}"
+        m = ENV_SKIP.match(ln)
+        if m:
+            var = m.group(1)
+            return (f"skipped by {var}={os.environ.get(var, '')} "
+                    f"({m.group(2)})")
     return ""
 
 

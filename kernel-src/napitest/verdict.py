@@ -404,6 +404,13 @@ def main():
              f"{', '.join(c for c in cols if c in nobuild)}" if nbuild else "")
           + (f", {unchecked} not checked by this run" if unchecked else "")
           + (f"; {len(others)} other check(s) failed" if others else ""))
+    env_skips = {}		# cases the user's environment left out
+    for r in rs:
+        if r.status == "skipped" and r.reason.startswith("skipped by "):
+            var = r.reason[len("skipped by "):].split(" ", 1)[0]
+            env_skips[var] = env_skips.get(var, 0) + 1
+    for var, n in env_skips.items():
+        print(f"  {n} case(s) skipped by {var}: unset it to run them")
     if prefix is not None:
         return prefix_verdict(prefix, rs, others, located, series, tree)
     return 0

@@ -196,29 +196,55 @@ def test_a_tree_that_does_not_build_is_no_pass(tmp_path, capsys, monkeypatch):
     assert "1 not verified: the tree's kbuild fails in rps" in text
 
 
+def skipped_f(tmp_path, capsys, monkeypatch, cfg, why):
+    """Scenario f skipped in cfg, its output line saying why: its one
+    Result and the verdict's output."""
+    out = "[==========] Running 1 test(s).\n" \
+        "[ RUN      ] explore_f_defer_kick_vs_backlog_on_poll_list\n" \
+        f"  f_defer_kick_vs_backlog_on_poll_list: {why}\n" \
+        "[  SKIPPED ] explore_f_defer_kick_vs_backlog_on_poll_list\n" \
+        "[==========] 1 test(s) run.\n" \
+        "[  PASSED  ] 0 test(s).\n"
+    junit = ctest_junit(tmp_path / "j.xml", f"explore_napi:{cfg}", "run",
+                        out)
+    [r] = cases.results(junit, cases.suite_cases())
+    (tmp_path / "CMakeCache.txt").write_text("KSRC:PATH=/nonexistent\n")
+    monkeypatch.setattr(sys, "argv", ["verdict", str(tmp_path), junit])
+    assert verdict.main() == 0
+    return r, capsys.readouterr().out
+
+
 def test_a_scenario_that_does_not_apply_says_why(tmp_path, capsys,
                                                  monkeypatch):
     """An explorer scenario the tree cannot reach (f on 6.12: no
     ksoftirqd_running()) is n/a, and the summary says why under its
     invariant, without the tree's path."""
-    out = "[==========] Running 1 test(s).\n" \
-        "[ RUN      ] explore_f_defer_kick_vs_backlog_on_poll_list\n" \
-        "  f_defer_kick_vs_backlog_on_poll_list: not applicable on this " \
-        "tree (/t/linux-6.12): its invoke_softirq() runs a pending NET_RX " \
-        "at once\n" \
-        "[  SKIPPED ] explore_f_defer_kick_vs_backlog_on_poll_list\n" \
-        "[==========] 1 test(s) run.\n" \
-        "[  PASSED  ] 0 test(s).\n"
-    junit = ctest_junit(tmp_path / "j.xml", "explore_napi:rps-threads", "run",
-                        out)
-    [r] = cases.results(junit, cases.suite_cases())
+    r, text = skipped_f(tmp_path, capsys, monkeypatch, "rps-threads",
+                        "not applicable on this tree (/t/linux-6.12): its "
+                        "invoke_softirq() runs a pending NET_RX at once")
     assert (r.status, r.reason) == ("skipped", "not applicable on this "
                                     "tree: its invoke_softirq() runs a "
                                     "pending NET_RX at once")
-    (tmp_path / "CMakeCache.txt").write_text("KSRC:PATH=/nonexistent\n")
-    monkeypatch.setattr(sys, "argv", ["verdict", str(tmp_path), junit])
-    assert verdict.main() == 0
-    text = capsys.readouterr().out
     assert "        not checked in rps-threads: explore_f_defer_kick_vs_" \
         "backlog_on_poll_list: not applicable on this tree: its " \
         "invoke_softirq() runs a pending NET_RX at once\n" in text
+
+
+def test_a_scenario_the_environment_left_out_says_so(tmp_path, capsys,
+                                                     monkeypatch):
+    """NAPITEST_EXPLORE_ONLY naming another scenario skips this one: the
+    summary names the variable and its value under the invariant and
+    counts the cases it left out, so a narrowed run is not read as the
+    whole verdict."""
+    monkeypatch.setenv("NAPITEST_EXPLORE_ONLY", "no-such")
+    r, text = skipped_f(tmp_path, capsys, monkeypatch, "rps",
+                        "skipped (NAPITEST_EXPLORE_ONLY names another "
+                        "scenario)")
+    assert (r.status, r.reason) == (
+        "skipped", "skipped by NAPITEST_EXPLORE_ONLY=no-such "
+        "(names another scenario)")
+    assert "        not checked in rps: explore_f_defer_kick_vs_backlog_" \
+        "on_poll_list: skipped by NAPITEST_EXPLORE_ONLY=no-such " \
+        "(names another scenario)\n" in text
+    assert "  1 case(s) skipped by NAPITEST_EXPLORE_ONLY=no-such: unset " \
+        "it to run them\n" in text
