@@ -8,6 +8,8 @@
 ## KSRC=/path/linux    test that tree, as it is (never written to)
 ## TREE=base           another prepared variant (kernel-src/prepare-tree)
 ## SANITIZE=1          with ASan + UBSan
+## SANITIZE=ubsan      with UBSan only (the fibers' setjmp path, which
+##                     ASan's build replaces by swapcontext())
 ## LABEL=rt-rps        only the tests with that CTest label
 ## SERIES_PREFIX=N     with KSRC: pass when the tree fails exactly what
 ##                     prefix N of the series fails (auto: from its hunks;
@@ -74,6 +76,9 @@ else
 endif
 ifeq ($(SANITIZE),1)
   TREE_ID := $(TREE_ID)-asan
+endif
+ifeq ($(SANITIZE),ubsan)
+  TREE_ID := $(TREE_ID)-ubsan
 endif
 ifeq ($(COVERAGE),1)
   TREE_ID := $(TREE_ID)-cov
@@ -249,6 +254,7 @@ $(CONF_STAMP): $(CONF_INPUTS) $(if $(CONF_GONE),FORCE)
 			-DNAPITEST_VARIANT='$(VARIANT)' \
 			-DNAPITEST_SEED_TREES="$$seeds" \
 			-DNAPITEST_SANITIZE=$(call ONOFF,$(SANITIZE)) \
+			-DNAPITEST_SANITIZE_UNDEFINED=$(if $(filter ubsan,$(SANITIZE)),ON,OFF) \
 			-DNAPITEST_COVERAGE=$(call ONOFF,$(COVERAGE)) \
 			-DNAPITEST_LINK_EACH_SUITE=$(call ONOFF,$(LINK_EACH_SUITE)) >/dev/null; \
 	fi; \
