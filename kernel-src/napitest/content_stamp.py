@@ -15,7 +15,8 @@ The extractor records the SHA-256 of every input it read (extract.key's
 content.  A file whose (device, inode, size, mtime, ctime) is what it was
 when last hashed here is not read again (STAMP.json): ctime is set by the
 kernel on every write and cannot be set back, so an unchanged stat is an
-unchanged file.
+unchanged file, unless it was written within a tick of the clock the
+stat came from: a file changed in the last RACY_NS is not remembered.
 
 usage: python -m napitest.content_stamp DEPFILE RECORD STAMP
 
@@ -30,6 +31,7 @@ import hashlib
 import json
 import os
 import sys
+import time
 
 from napitest import depfile
 
@@ -79,18 +81,31 @@ def inputs_of(depfile_path):
     return sorted({p for _, prereqs in rules for p in prereqs})
 
 
+# A file changed less than this long ago may change again within the same
+# tick of the file system's clock, its stat unchanged: it is hashed again
+# next time (git's "racily clean" entries).
+RACY_NS = 2 * 10**9
+
+
 def first_change(inputs, read, seen):
     """The first input whose content is not read[input] (None: all are),
-    updating seen ({path: [stat key, digest]}) with what was hashed."""
+    updating seen ({path: [stat key, digest]}) with what was hashed.  The
+    inputs are the depfile's and every file the extraction recorded, the
+    optional ones it found absent among them: one that appears is a
+    change too."""
     changed = None
-    for path in inputs:
+    now = time.time_ns()
+    for path in sorted(set(inputs) | set(read)):
         key = stat_key(path)
         old = seen.get(path)
-        if key is not None and old and old[0] == key:
+        if key is None:		# absent (or unreadable)
+            sha = None
+            seen.pop(path, None)
+        elif old and old[0] == key:
             sha = old[1]
         else:
             sha = digest(path)
-            if key is None:
+            if now - key[4] < RACY_NS:
                 seen.pop(path, None)
             else:
                 seen[path] = [key, sha]

@@ -205,6 +205,9 @@ def stat_key(tree, files):
     return out
 
 
+RACY_NS = 2 * 10**9
+
+
 def stamp_hit(stamp, tree, work):
     """The description of the stamp's build if every file it was built
     from still has the same content, else None.  The content is hashed
@@ -224,7 +227,11 @@ def stamp_hit(stamp, tree, work):
         pass
     if content_digest(tree, st["deps"]) != st["digest"]:
         return None
-    if now is not None:
+    # A file written within a tick of the clock its ctime came from may be
+    # written again with the same stat: not remembered (git's "racily
+    # clean" entries), hashed again next time.
+    if now is not None and \
+            all(time.time_ns() - k[3] >= RACY_NS for k in now):
         tmp = f"{seen}.{os.getpid()}"
         with open(tmp, "w") as f:
             json.dump(now, f)
@@ -465,23 +472,31 @@ def enter_slot(top, tree, view):
     return slot, os.path.join(slot, "src"), how
 
 
+def is_kconfig(rel, kb):
+    """Is rel (changed) an input of the .config kconfig makes?"""
+    return (rel in KCONFIG_FILES or
+            os.path.basename(rel).startswith("Kconfig") or
+            rel in kconfig_deps(kb))
+
+
 def drop_stale(kb, src, tree, rec):
     """Before a build of tree after a stamp miss, in an O= tree kb last
     built for the same tree (rec: its record_build()).  make trusts
     mtimes; a file given other content with an older mtime (cp -a,
     rsync -a, tar x) leaves the objects built from its old content looking
-    up to date, and a tree that no longer builds would pass.  So: each
+    up to date, and a tree that no longer builds would pass.  So each
     object one of whose dependencies (its .cmd) no longer has the content
     it was built from is removed with its .cmd (so is one whose .cmd is
-    gone), and make compiles it again; a changed file that is not a source
-    or a header (a Kconfig, a Makefile) dates the whole O= tree 1970
-    first, as for a slot switched to another tree, and every object goes.  After a failed
-    build (no record of its files) every object is removed.  Returns the
-    objects removed."""
+    gone), and make compiles it again.  A changed Kconfig file removes
+    include/config/auto.conf, so that kbuild's syncconfig runs again, and
+    every object.  A changed Makefile needs nothing: kbuild's if_changed
+    compares each command line whatever the dates.  After a failed build
+    (no record of its files) every object goes, and auto.conf.  Returns
+    the objects removed."""
     if not rec or rec.get("tree") != tree:
         return []  # a new O= tree, or enter_slot() made it right
     files = rec.get("files")
-    drop = list(OBJS)
+    drop, kconfig = list(OBJS), not files
     if files:
         changed = set()
         for rel, sha in files.items():
@@ -494,16 +509,20 @@ def drop_stale(kb, src, tree, rec):
                 deps[o] = cmd_deps(kb, o, src)
             except OSError:
                 deps[o] = None
-        if any(not re.search(r"\.[chS]$", f) for f in changed):
-            redate(kb, 0)
-        else:
+        kconfig = any(is_kconfig(f, kb) for f in changed)
+        if not kconfig:
             drop = [o for o in OBJS if deps[o] is None or deps[o] & changed]
+    if kconfig and os.path.exists(os.path.join(kb, AUTO_CONF)):
+        os.unlink(os.path.join(kb, AUTO_CONF))
     for o in drop:
         d, b = os.path.split(o)
         for f in (o, os.path.join(d, f".{b}.cmd")):
             if os.path.exists(os.path.join(kb, f)):
                 os.unlink(os.path.join(kb, f))
     return drop
+
+
+AUTO_CONF = "include/config/auto.conf"
 
 
 def record_build(slot, view, tree, digests):

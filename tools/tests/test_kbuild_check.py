@@ -5,9 +5,11 @@ files kconfig read and the make files kbuild reads, not only the objects'
 sources and headers (.o.cmd)."""
 
 import argparse
+import glob
 import json
 import os
 import sys
+import time
 from unittest import mock
 
 from napitest import kbuild_check
@@ -380,9 +382,11 @@ class Built:
     dated(REL, TEXT) gives REL other content dated 2001, as cp -a of a
     mutant does; drop_stale() runs drop_stale() on the slot's record."""
 
-    def __init__(self, tmp_path):
+    def __init__(self, tmp_path, files=()):
         self.top = str(tmp_path / "kb")
         self.tree = full_tree(str(tmp_path / "a"))
+        for rel, text in files:
+            touch(self.tree, rel, text)
         self.fake = FakeKbuild()
         assert self.check() == 0
         self.kb = os.path.join(self.top, "slot-0", "rps")
@@ -433,13 +437,50 @@ def test_an_unchanged_tree_drops_nothing(tmp_path):
     assert os.path.exists(os.path.join(b.kb, OBJ))
 
 
-def test_a_makefile_older_than_the_objects_redates_the_o_tree(tmp_path):
+def syncconfig_after(b, rel, text):
+    """b's auto.conf there, then rel dated 2001 with text: does
+    drop_stale() remove every object and auto.conf (syncconfig again)?"""
+    touch(b.kb, kbuild_check.AUTO_CONF, "CONFIG_RPS=y\n")
+    b.dated(rel, text)
+    dropped = b.drop_stale()
+    gone = not os.path.exists(os.path.join(b.kb, kbuild_check.AUTO_CONF))
+    assert gone == (sorted(dropped) == sorted(kbuild_check.OBJS))
+    return gone
+
+
+def test_a_makefile_older_than_the_objects_is_left_to_if_changed(tmp_path):
+    # kbuild compares each object's command line whatever the dates
     b = Built(tmp_path)
-    b.dated("Makefile", "# other\n")
-    assert b.check() == 0
-    dev_o, gen = b.fake.calls[1]
-    assert not dev_o
-    assert gen == 0, "O= tree not re-dated after a Makefile changed"
+    assert not syncconfig_after(b, "Makefile", "# other\n")
+    assert b.drop_stale() == []
+
+
+def test_a_kconfig_older_than_the_objects_runs_syncconfig(tmp_path):
+    b = Built(tmp_path, [("net/Kconfig", "config RPS\n")])
+    assert syncconfig_after(b, "net/Kconfig", "config RPS\n\tdefault y\n")
+
+
+def test_after_a_failed_build_syncconfig_runs_again(tmp_path):
+    b = Built(tmp_path)
+    touch(b.tree, "net/core/dev.c", "int broken;\n")
+    b.fake.fail = True
+    assert b.check() == 1
+    assert syncconfig_after(b, "net/Kconfig", "config RPS\n")
+
+
+def test_a_stat_verified_just_after_a_write_is_not_remembered(tmp_path):
+    # it may be written again within the same tick of the clock
+    b = Built(tmp_path)
+    [stamp] = glob.glob(os.path.join(b.top, "stamps", "*.json"))
+    work = os.path.join(b.top, "work")
+    os.makedirs(work)
+    seen = os.path.join(work, "verified-" + os.path.basename(stamp))
+    tree = os.path.realpath(b.tree)
+    assert kbuild_check.stamp_hit(stamp, tree, work)
+    assert not os.path.exists(seen)
+    with mock.patch.object(kbuild_check, "RACY_NS", -10**18):
+        assert kbuild_check.stamp_hit(stamp, tree, work)
+    assert os.path.exists(seen)
 
 
 def test_stat_key_sees_a_rewrite_with_the_old_mtime(tmp_path):
@@ -448,6 +489,7 @@ def test_stat_key_sees_a_rewrite_with_the_old_mtime(tmp_path):
     p = os.path.join(a, "f")
     st = os.stat(p)
     key = kbuild_check.stat_key(a, ["f"])
+    time.sleep(0.05)  # a tick of a coarse ctime clock (before Linux 6.13)
     with open(p, "w") as f:
         f.write("bbbb\n")
     os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))
