@@ -35,6 +35,9 @@
   expected_failures  unit/expected-failures-base.txt
                  (tools/expected-failures)
   depfile        make-style depfiles (the extractor's extract.d)
+  jsonfile       the tools' own JSON records (kbuild-check,
+                 content_stamp, sync_copy)
+  content_stamp  the extraction's content stamp (CMakeLists.txt)
   check_inputs   make check's list of the files outside the repository
                  it depends on (the Makefile)
   splats     a kernel console log's splats, known or not (kunit/splats,

@@ -28,12 +28,11 @@ usage.
 """
 
 import hashlib
-import json
 import os
 import sys
 import time
 
-from napitest import depfile
+from . import depfile, jsonfile
 
 PROG = "content-stamp"
 
@@ -55,20 +54,7 @@ def digest(path):
         return None
 
 
-def read_json(path):
-    try:
-        with open(path) as f:
-            d = json.load(f)
-        return d if isinstance(d, dict) else {}
-    except (OSError, ValueError):
-        return {}
-
-
-def write_json(path, data):
-    tmp = f"{path}.{os.getpid()}"
-    with open(tmp, "w") as f:
-        json.dump(data, f)
-    os.replace(tmp, path)
+read_json, write_json = jsonfile.read_dict, jsonfile.write
 
 
 def inputs_of(depfile_path):

@@ -57,7 +57,7 @@ import shutil
 import sys
 import time
 
-from . import Error, extract
+from . import Error, extract, jsonfile
 from . import kbuild as kbuild_module
 from .kbuild import (RT_ARGS, ToolError, kbuild, kbuild_setup,
                      kbuild_setup_rt, run)
@@ -341,19 +341,7 @@ def kernel_version(tree):
     return f"{v[0]}.{v[1]}.{v[2]}"
 
 
-def read_json(path):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
-
-
-def write_json(path, data):
-    tmp = f"{path}.{os.getpid()}"
-    with open(tmp, "w") as f:
-        json.dump(data, f)
-    os.replace(tmp, path)
+read_json, write_json = jsonfile.read, jsonfile.write
 
 
 def link_farm(src, dst):

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Make kunit/run's private copy of a kernel tree hold another tree.
 
-usage: kunit/sync-copy [--stamp FILE] SRC COPY
+usage: kunit/sync-copy [--db FILE] SRC COPY
 
 Every kernel flavour (um, x86_64-rt, x86_64-preempt) builds its trees at
 one fixed path, so that kbuild's -fmacro-prefix-map=<srctree>/= (part of
@@ -14,28 +14,38 @@ the hard link.  A file with the same inode or the same content is left as
 it is (kbuild rebuilds nothing for it); files and directories the new tree
 lacks are removed.  SRC is only read.
 
-The copy is also how kunit/run follows the same tree after an edit: a file
-the user replaced is a new inode, compared by content; but a file rewritten
-in place with an older mtime (cp -a or rsync -a onto it) is still the
-copy's own inode, shares its new content, and looks older than the objects
-built from its old content.  With --stamp FILE, a file whose ctime (set by
-every write, never set back) is not older than FILE's mtime, the start of
-the previous sync, is written as a new file too; FILE is then dated the
-start of this sync.  Without FILE yet, no ctime is trusted: the files that
-share an inode with SRC are kept (kunit/run writes FILE right after its
-first cp -al, whose links set every ctime).
+The copy is also how kunit/run follows the same tree after an edit, by
+content, not by mtime: a file given other content with an older mtime
+(cp -a, rsync -a or tar x of a mutant) must not look older than the
+objects built from its old content.  A file the user replaced is a new
+inode, compared by content.  A file that shares its inode with the copy
+(kunit/run's first copy of a tree is cp -al) shares its new content too,
+so it cannot be compared with the copy: with --db FILE, the SHA-256 of
+every file's content when last synced is kept with the stat of both
+sides (device, inode, size, mtime, ctime; ctime is set by every write and
+cannot be set back), and a shared file whose stat moved is hashed and
+written as a new file if its content is not the one recorded.  A new hard
+link elsewhere (another kernel flavour's cp -al of the same tree) moves
+the ctime only: the content is the same, nothing is written.  A file
+whose stats are both those recorded is not read at all.  Without FILE
+(or a file FILE does not know yet, as just after the first cp -al), a
+shared inode is trusted.
 
 Prints one line with the counts.  Exit status 0, or 2 on an error.
 """
 
 import filecmp
+import hashlib
 import os
 import shutil
 import stat
 import sys
+import time
+
+from . import jsonfile
 
 # Not part of any tree: kept across switches (kunit/run's bookkeeping).
-KEEP = {".napitest-copy-of", ".napitest-synced", ".napitest-synced.new"}
+KEEP = {".napitest-copy-of", ".napitest-synced.json"}
 
 
 def same(src, dst, st_src, st_dst):
@@ -70,16 +80,58 @@ def put(src, dst, st_src):
         os.chmod(dst, stat.S_IMODE(st_src.st_mode))
 
 
-def touched_since(st_src, st_dst, since_ns):
-    """A file shared by inode that was written at or after since_ns."""
-    return (since_ns is not None and
-            (st_src.st_dev, st_src.st_ino) == (st_dst.st_dev, st_dst.st_ino)
-            and not stat.S_ISLNK(st_src.st_mode)
-            and st_src.st_ctime_ns >= since_ns)
+def stat_key(st):
+    return [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns,
+            st.st_ctime_ns]
 
 
-def sync(src, dst, since_ns=None):
+def digest(path):
+    """SHA-256 of the content, its first 128 bits (the record holds one
+    per file of a kernel tree)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()[:32]
+
+
+def verified(s, d, st_s, st_d, rec):
+    """(does the copy's file d hold what src's s holds, as far as a build
+    from d is concerned; s's content digest or None if not read), rec
+    being what the last sync recorded of them (None: nothing)."""
+    if rec and rec[0] == stat_key(st_s) and rec[1] == stat_key(st_d):
+        return True, rec[2]
+    if stat.S_ISLNK(st_s.st_mode):
+        return same(s, d, st_s, st_d), None
+    if (st_s.st_dev, st_s.st_ino) == (st_d.st_dev, st_d.st_ino):
+        if rec is None:
+            return True, None  # not known yet: trusted (see above)
+        sha = digest(s)
+        return sha == rec[2], sha
+    if not same(s, d, st_s, st_d):
+        return False, None
+    return True, digest(s)
+
+
+# A file written less than this long ago may be written again within the
+# same tick of the clock its ctime comes from, its stat unchanged: its
+# stat is not recorded (git's "racily clean" entries), only its digest.
+RACY_NS = 2 * 10**9
+
+
+def record(st_s, st_d, sha):
+    now = time.time_ns()
+    if now - max(st_s.st_ctime_ns, st_d.st_ctime_ns) < RACY_NS:
+        return [None, None, sha]
+    return [stat_key(st_s), stat_key(st_d), sha]
+
+
+def sync(src, dst, db=None):
+    """db: {path relative to dst: [stat key of src's file, of dst's,
+    content digest]} of the last sync, updated in place (None: shared
+    inodes are trusted and nothing is recorded)."""
     n = {"same": 0, "replaced": 0, "removed": 0}
+    seen = {}
     for root, dirs, files in os.walk(src):
         rel = os.path.relpath(root, src)
         droot = os.path.normpath(os.path.join(dst, rel))
@@ -95,17 +147,22 @@ def sync(src, dst, since_ns=None):
             n["removed"] += 1
         for name in files:
             s, d = os.path.join(root, name), os.path.join(droot, name)
+            frel = os.path.normpath(os.path.join(rel, name))
             st_s = os.lstat(s)
             try:
                 st_d = os.lstat(d)
             except FileNotFoundError:
                 st_d = None
-            if st_d is not None and same(s, d, st_s, st_d) and \
-                    not touched_since(st_s, st_d, since_ns):
+            ok, sha = (False, None) if st_d is None else \
+                verified(s, d, st_s, st_d, (db or {}).get(frel))
+            if ok:
                 n["same"] += 1
-                continue
-            put(s, d, st_s)
-            n["replaced"] += 1
+            else:
+                put(s, d, st_s)
+                n["replaced"] += 1
+                st_d = os.lstat(d)
+            if db is not None and not stat.S_ISLNK(st_s.st_mode):
+                seen[frel] = record(st_s, st_d, sha or digest(d))
         # Symlinks to directories: os.walk lists them in dirs, unfollowed.
         for name in list(dirs):
             s = os.path.join(root, name)
@@ -117,21 +174,20 @@ def sync(src, dst, since_ns=None):
                     put(s, d, st_s)
                     n["replaced"] += 1
                 dirs.remove(name)
+    if db is not None:
+        db.clear()
+        db.update(seen)
     return n
 
 
-def stamp_time(path):
-    try:
-        return os.stat(path).st_mtime_ns
-    except FileNotFoundError:
-        return None
+load_db, save_db = jsonfile.read_dict, jsonfile.write
 
 
 def main(argv=None):
     args = sys.argv[1:] if argv is None else list(argv)
-    stamp = None
-    if args[:1] == ["--stamp"] and len(args) > 1:
-        stamp, args = args[1], args[2:]
+    path = None
+    if args[:1] == ["--db"] and len(args) > 1:
+        path, args = args[1], args[2:]
     if len(args) != 2:
         print(__doc__.split("\n")[2], file=sys.stderr)
         return 2
@@ -140,18 +196,10 @@ def main(argv=None):
         print(f"kunit/sync-copy: error: no directory {src}", file=sys.stderr)
         return 2
     try:
-        # the start, by the file system's clock (the one ctimes use)
-        os.makedirs(dst, exist_ok=True)
-        probe = os.path.join(dst, ".napitest-synced.new")
-        with open(probe, "w"):
-            pass
-        start = os.stat(probe).st_mtime_ns
-        n = sync(src, dst, stamp_time(stamp) if stamp else None)
-        if stamp:
-            os.utime(probe, ns=(start, start))
-            os.replace(probe, stamp)
-        else:
-            os.unlink(probe)
+        db = load_db(path) if path else None
+        n = sync(src, dst, db)
+        if path:
+            save_db(path, db)
     except OSError as e:
         print(f"kunit/sync-copy: error: {e}", file=sys.stderr)
         return 2

@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 from unittest import mock
 
@@ -670,44 +671,85 @@ class SyncCopyTest(unittest.TestCase):
             self.assertEqual(f.read(), "patched\n")
         self.assertEqual(n, {"same": 3, "replaced": 2, "removed": 2})
 
-    def same_tree_rewritten_in_place(self):
-        """A synced once with a stamp, then a's dev.c rewritten in place
-        (the copy shares its inode) with other content and its old mtime,
-        as cp -a onto it does."""
-        stamp = os.path.join(self.copy, ".napitest-synced")
-        self.assertEqual(self.m.main(["--stamp", stamp, self.a,
-                                      self.copy]), 0)
-        dev = os.path.join(self.a, "net/core/dev.c")
-        with open(dev, "w") as f:
-            f.write("mutant\n")
-        os.utime(dev, (1000, 1000))
-        return stamp, os.path.join(self.copy, "net/core/dev.c")
+    def synced(self, src, **kw):
+        """sync-copy --db, the copy's record in the copy (kunit/run's),
+        the clock's racy window patched away unless kw says otherwise."""
+        db = os.path.join(self.copy, ".napitest-synced.json")
+        with mock.patch.object(self.m, "RACY_NS", kw.get("racy", -10**18)):
+            self.assertEqual(self.m.main(["--db", db, src, self.copy]), 0)
+        return self.m.load_db(db)
+
+    def rewrite_in_place(self, rel, text):
+        """a's rel given other content in place (the same inode, shared
+        with the copy since its cp -al), its mtime 1000: cp -a onto it."""
+        path = os.path.join(self.a, rel)
+        time.sleep(0.05)  # a tick of a coarse ctime clock (Linux < 6.13)
+        with open(path, "w") as f:
+            f.write(text)
+        os.utime(path, (1000, 1000))
 
     def test_a_file_rewritten_in_place_with_its_old_mtime_is_new(self):
-        stamp, dev = self.same_tree_rewritten_in_place()
-        self.assertEqual(self.m.main(["--stamp", stamp, self.a,
-                                      self.copy]), 0)
+        self.synced(self.a)
+        self.rewrite_in_place("net/core/dev.c", "mutant\n")
+        self.synced(self.a)
+        dev = os.path.join(self.copy, "net/core/dev.c")
         # newer than any object built from the old content
         self.assertGreater(os.stat(dev).st_mtime, 2000)
         with open(dev) as f:
             self.assertEqual(f.read(), "mutant\n")
-        # and no longer a's inode: a keeps its mtime of 1000
-        self.assertEqual(os.stat(os.path.join(
-            self.a, "net/core/dev.c")).st_mtime, 1000)
-        n = self.m.sync(self.a, self.copy,
-                        self.m.stamp_time(stamp))
-        self.assertEqual(n["replaced"], 0)
+        # a new file: a's keeps its inode and its mtime of 1000
+        st = os.stat(os.path.join(self.a, "net/core/dev.c"))
+        self.assertNotEqual(os.stat(dev).st_ino, st.st_ino)
+        self.assertEqual(st.st_mtime, 1000)
+        db = self.m.load_db(os.path.join(self.copy,
+                                         ".napitest-synced.json"))
+        self.assertEqual(self.m.sync(self.a, self.copy, db)["replaced"], 0)
 
-    def test_without_a_stamp_a_shared_inode_is_trusted(self):
-        _, dev = self.same_tree_rewritten_in_place()
+    def test_without_a_db_a_shared_inode_is_trusted(self):
+        self.rewrite_in_place("net/core/dev.c", "mutant\n")
         self.m.sync(self.a, self.copy)
-        self.assertEqual(os.stat(dev).st_mtime, 1000)
+        self.assertEqual(os.stat(os.path.join(
+            self.copy, "net/core/dev.c")).st_mtime, 1000)
 
-    def test_the_stamp_is_kept_in_the_copy(self):
-        stamp, _ = self.same_tree_rewritten_in_place()
-        self.m.sync(self.b, self.copy)
-        self.assertTrue(os.path.exists(stamp))
-        self.assertFalse(os.path.exists(stamp + ".new"))
+    def test_a_new_hard_link_rewrites_nothing(self):
+        # another flavour's cp -al of the same tree moves every ctime
+        self.synced(self.a)
+        time.sleep(0.05)
+        os.link(os.path.join(self.a, "net/core/dev.c"),
+                os.path.join(self.tmp, "another-copy.c"))
+        db = self.synced(self.a)
+        self.assertEqual(self.m.sync(self.a, self.copy, db)["replaced"], 0)
+        self.assertEqual(os.stat(os.path.join(
+            self.copy, "net/core/dev.c")).st_mtime, 1000)
+
+    def test_a_file_of_another_tree_edited_while_the_copy_holds_this(self):
+        # the copy holds b, its same.h still a's inode (equal content);
+        # a's same.h is rewritten in place: the copy's content is no
+        # longer b's, whatever the dates
+        same_b = os.path.join(self.b, "include/same.h")
+        os.unlink(same_b)
+        with open(same_b, "w") as f:
+            f.write("same\n")
+        self.synced(self.b)
+        copy_same = os.path.join(self.copy, "include/same.h")
+        self.assertEqual(os.stat(copy_same).st_ino, os.stat(
+            os.path.join(self.a, "include/same.h")).st_ino)
+        self.rewrite_in_place("include/same.h", "edited\n")
+        self.synced(self.b)
+        with open(copy_same) as f:
+            self.assertEqual(f.read(), "same\n")
+        self.assertGreater(os.stat(copy_same).st_mtime, 2000)
+
+    def test_a_stat_just_written_is_not_recorded(self):
+        db = self.synced(self.a, racy=10**18)
+        self.assertEqual(db["net/core/dev.c"][:2], [None, None])
+        self.assertEqual(len(db["net/core/dev.c"][2]), 32)
+
+    def test_the_db_is_kept_in_the_copy(self):
+        self.synced(self.a)
+        self.synced(self.b)
+        self.assertTrue(os.path.exists(os.path.join(
+            self.copy, ".napitest-synced.json")))
 
     def test_switch_back_is_idempotent(self):
         self.m.sync(self.b, self.copy)
