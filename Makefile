@@ -334,7 +334,7 @@ determinism-check: build ## explorer + a hunk-matrix slice, quiet and under load
 # A tree file given other content with an older mtime (cp -a of a mutant)
 # is tested as it now is: make check and kbuild-check fail on it.
 stale-mtime-check: ## a mutant older than the build is still tested (no mtime false green)
-	@tools/stale-mtime-check '$(BUILD)'
+	@tools/stale-mtime-check --kunit '$(BUILD)'
 
 # shellcheck, flake8, clang-format with the kernel's .clang-format and the
 # tree's checkpatch.pl --strict on the KUnit code (tools/lint).

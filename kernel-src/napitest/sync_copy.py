@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Make kunit/run's private copy of a kernel tree hold another tree.
 
-usage: kunit/sync-copy [--db FILE] SRC COPY
+usage: kunit/sync-copy [--db FILE] [--keep REL]... [--trust-shared] SRC COPY
 
 Every kernel flavour (um, x86_64-rt, x86_64-preempt) builds its trees at
 one fixed path, so that kbuild's -fmacro-prefix-map=<srctree>/= (part of
@@ -30,6 +30,16 @@ the ctime only: the content is the same, nothing is written.  A file
 whose stats are both those recorded is not read at all.  Without FILE
 (or a file FILE does not know yet, as just after the first cp -al), a
 shared inode is trusted.
+
+--trust-shared: SRC is a prepared tree, never written in place (its
+files are replaced, never rewritten), so a shared inode holds its
+content whatever its ctime says (the trees of the cache share their
+inodes, and making or removing one moves every ctime).
+
+--keep REL (a path relative to COPY, repeated): a file kunit/run writes
+itself from SRC's (its hooks: dev.c with the suite included, net/Kconfig,
+its own files), by content; the sync neither compares, replaces nor
+removes it, so that an unchanged hook keeps its mtime.
 
 Prints one line with the counts.  Exit status 0, or 2 on an error.
 """
@@ -86,16 +96,18 @@ def stat_key(st):
 
 
 def digest(path):
-    """SHA-256 of the content, its first 128 bits (the record holds one
-    per file of a kernel tree)."""
-    h = hashlib.sha256()
+    """SHA-1 of the content, as git names a blob: a change detector (not
+    against a crafted collision), and four times as fast as SHA-256 here,
+    which counts when a new hard link elsewhere moved every ctime of a
+    kernel tree."""
+    h = hashlib.sha1()
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
-    return h.hexdigest()[:32]
+    return h.hexdigest()
 
 
-def verified(s, d, st_s, st_d, rec):
+def verified(s, d, st_s, st_d, rec, trust_shared=False):
     """(does the copy's file d hold what src's s holds, as far as a build
     from d is concerned; s's content digest or None if not read), rec
     being what the last sync recorded of them (None: nothing)."""
@@ -104,7 +116,7 @@ def verified(s, d, st_s, st_d, rec):
     if stat.S_ISLNK(st_s.st_mode):
         return same(s, d, st_s, st_d), None
     if (st_s.st_dev, st_s.st_ino) == (st_d.st_dev, st_d.st_ino):
-        if rec is None:
+        if rec is None or trust_shared:
             return True, None  # not known yet: trusted (see above)
         sha = digest(s)
         return sha == rec[2], sha
@@ -126,10 +138,13 @@ def record(st_s, st_d, sha):
     return [stat_key(st_s), stat_key(st_d), sha]
 
 
-def sync(src, dst, db=None):
+def sync(src, dst, db=None, keep=(), trust_shared=False):
     """db: {path relative to dst: [stat key of src's file, of dst's,
     content digest]} of the last sync, updated in place (None: shared
-    inodes are trusted and nothing is recorded)."""
+    inodes are trusted and nothing is recorded); keep: paths relative to
+    dst left as they are; trust_shared: src is never written in place
+    (a prepared tree), a shared inode is its content."""
+    keep = {os.path.normpath(k) for k in keep}
     n = {"same": 0, "replaced": 0, "removed": 0}
     seen = {}
     for root, dirs, files in os.walk(src):
@@ -141,20 +156,24 @@ def sync(src, dst, db=None):
         have = set(os.listdir(droot))
         want = set(dirs) | set(files)
         for name in sorted(have - want):
-            if rel == "." and name in KEEP:
+            if rel == "." and name in KEEP or \
+                    os.path.normpath(os.path.join(rel, name)) in keep:
                 continue
             remove(os.path.join(droot, name))
             n["removed"] += 1
         for name in files:
             s, d = os.path.join(root, name), os.path.join(droot, name)
             frel = os.path.normpath(os.path.join(rel, name))
+            if frel in keep:
+                continue
             st_s = os.lstat(s)
             try:
                 st_d = os.lstat(d)
             except FileNotFoundError:
                 st_d = None
             ok, sha = (False, None) if st_d is None else \
-                verified(s, d, st_s, st_d, (db or {}).get(frel))
+                verified(s, d, st_s, st_d, (db or {}).get(frel),
+                         trust_shared)
             if ok:
                 n["same"] += 1
             else:
@@ -162,6 +181,9 @@ def sync(src, dst, db=None):
                 n["replaced"] += 1
                 st_d = os.lstat(d)
             if db is not None and not stat.S_ISLNK(st_s.st_mode):
+                rec = db.get(frel)
+                if sha is None and rec and ok and trust_shared:
+                    sha = rec[2]  # the same inode: the same content
                 seen[frel] = record(st_s, st_d, sha or digest(d))
         # Symlinks to directories: os.walk lists them in dirs, unfollowed.
         for name in list(dirs):
@@ -174,9 +196,10 @@ def sync(src, dst, db=None):
                     put(s, d, st_s)
                     n["replaced"] += 1
                 dirs.remove(name)
-    if db is not None:
+    if db is not None and db != seen:
         db.clear()
         db.update(seen)
+        n["recorded"] = True
     return n
 
 
@@ -185,9 +208,18 @@ load_db, save_db = jsonfile.read_dict, jsonfile.write
 
 def main(argv=None):
     args = sys.argv[1:] if argv is None else list(argv)
-    path = None
-    if args[:1] == ["--db"] and len(args) > 1:
-        path, args = args[1], args[2:]
+    path, keep, trust = None, [], False
+    while args[:1] in (["--db"], ["--keep"], ["--trust-shared"]):
+        if args[0] == "--trust-shared":
+            trust, args = True, args[1:]
+            continue
+        if len(args) < 2:
+            break
+        if args[0] == "--db":
+            path = args[1]
+        else:
+            keep.append(args[1])
+        args = args[2:]
     if len(args) != 2:
         print(__doc__.split("\n")[2], file=sys.stderr)
         return 2
@@ -197,8 +229,8 @@ def main(argv=None):
         return 2
     try:
         db = load_db(path) if path else None
-        n = sync(src, dst, db)
-        if path:
+        n = sync(src, dst, db, keep, trust)
+        if path and n.get("recorded"):
             save_db(path, db)
     except OSError as e:
         print(f"kunit/sync-copy: error: {e}", file=sys.stderr)
