@@ -609,7 +609,7 @@ def outputs(manifests):
 
 # The modules of this package generate() runs: part of its key.
 KEY_MODULES = ("__init__.py", "extract.py", "manifest.py", "depfile.py")
-KEY_VERSION = "napitest-extract-key 2"
+KEY_VERSION = "napitest-extract-key 3"
 
 
 def input_key(tree, manifest, out, dep_target):
@@ -633,10 +633,11 @@ def input_key(tree, manifest, out, dep_target):
             h.update(b"\0")
 
     def content(path):
+        """The file's SHA-256, recorded in inputs (the key takes the
+        digest: each byte is hashed once)."""
         with open(path, "rb") as f:
-            data = f.read()
-        inputs[path] = hashlib.sha256(data).hexdigest()
-        return data
+            inputs[path] = hashlib.sha256(f.read()).hexdigest()
+        return inputs[path]
 
     here = os.path.dirname(os.path.abspath(__file__))
     add(KEY_VERSION, tree, out, dep_target or "", ctags_identity())
