@@ -203,7 +203,23 @@ def sync(src, dst, db=None, keep=(), trust_shared=False):
     return n
 
 
-load_db, save_db = jsonfile.read_dict, jsonfile.write
+# The record's format and digest: a record of another (an older
+# sync-copy's) is not read, as if there were none, so that its digests
+# are never taken for content that changed.
+DB_VERSION = "sync-copy 1, sha1"
+
+
+def load_db(path):
+    """{path: [stat of src's file, of the copy's, digest]}, or {}."""
+    db = jsonfile.read_dict(path)
+    files = db.get("files")
+    if db.get("version") != DB_VERSION or not isinstance(files, dict):
+        return {}
+    return files
+
+
+def save_db(path, files):
+    jsonfile.write(path, {"version": DB_VERSION, "files": files})
 
 
 def main(argv=None):

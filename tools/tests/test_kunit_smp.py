@@ -9,6 +9,7 @@ Run: pytest-3 tools/tests (CTest: tools-pytest).
 
 import glob
 import io
+import json
 import os
 import re
 import shutil
@@ -787,6 +788,27 @@ class SyncCopyTest(unittest.TestCase):
         time.sleep(0.05)
         self.synced(self.a)
         self.assertEqual(os.stat(db).st_mtime_ns, before)
+
+    def test_a_record_of_another_format_is_not_read(self):
+        # its digests (another algorithm) would all differ: every shared
+        # file rewritten, the kernel rebuilt
+        self.synced(self.a)
+        db = os.path.join(self.copy, ".napitest-synced.json")
+        with open(db) as f:
+            old = json.load(f)
+        old["version"] = "sync-copy 0, sha256"
+        for rec in old["files"].values():
+            rec[:2] = [None, None]
+            rec[2] = "0" * 64
+        with open(db, "w") as f:
+            json.dump(old, f)
+        self.assertEqual(self.m.load_db(db), {})
+        time.sleep(0.05)
+        os.link(os.path.join(self.a, "net/core/dev.c"),
+                os.path.join(self.tmp, "another-copy.c"))
+        self.assertEqual(self.m.main(["--db", db, self.a, self.copy]), 0)
+        self.assertEqual(os.stat(os.path.join(
+            self.copy, "net/core/dev.c")).st_mtime, 1000)
 
     def test_the_db_is_kept_in_the_copy(self):
         self.synced(self.a)
