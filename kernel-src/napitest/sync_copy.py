@@ -115,9 +115,15 @@ def verified(s, d, st_s, st_d, rec, trust_shared=False):
         return True, rec[2]
     if stat.S_ISLNK(st_s.st_mode):
         return same(s, d, st_s, st_d), None
+    if not stat.S_ISREG(st_s.st_mode):
+        # a FIFO or a device: no content, never opened (a FIFO would
+        # block); put() refuses to copy one (an error, not a hang)
+        return stat.S_IFMT(st_s.st_mode) == stat.S_IFMT(st_d.st_mode), None
     if (st_s.st_dev, st_s.st_ino) == (st_d.st_dev, st_d.st_ino):
         if rec is None or trust_shared:
             return True, None  # not known yet: trusted (see above)
+        if rec[2] is None:
+            return False, None  # its content when built is not known
         sha = digest(s)
         return sha == rec[2], sha
     if not same(s, d, st_s, st_d):
@@ -138,6 +144,12 @@ def record(st_s, st_d, sha):
     return [stat_key(st_s), stat_key(st_d), sha]
 
 
+def walk_error(e):
+    """An unreadable directory of the source is an error, not a
+    directory whose old files the copy keeps."""
+    raise e
+
+
 def sync(src, dst, db=None, keep=(), trust_shared=False):
     """db: {path relative to dst: [stat key of src's file, of dst's,
     content digest]} of the last sync, updated in place (None: shared
@@ -147,10 +159,13 @@ def sync(src, dst, db=None, keep=(), trust_shared=False):
     keep = {os.path.normpath(k) for k in keep}
     n = {"same": 0, "replaced": 0, "removed": 0}
     seen = {}
-    for root, dirs, files in os.walk(src):
+    for root, dirs, files in os.walk(src, onerror=walk_error):
         rel = os.path.relpath(root, src)
         droot = os.path.normpath(os.path.join(dst, rel))
-        if os.path.lexists(droot) and not os.path.isdir(droot):
+        # (a link to a directory is removed, never followed: its target
+        # may be in a tree the copy must not write to)
+        if os.path.islink(droot) or \
+                os.path.lexists(droot) and not os.path.isdir(droot):
             remove(droot)
         os.makedirs(droot, exist_ok=True)
         have = set(os.listdir(droot))
@@ -164,7 +179,7 @@ def sync(src, dst, db=None, keep=(), trust_shared=False):
         for name in files:
             s, d = os.path.join(root, name), os.path.join(droot, name)
             frel = os.path.normpath(os.path.join(rel, name))
-            if frel in keep:
+            if frel in keep or rel == "." and name in KEEP:
                 continue
             st_s = os.lstat(s)
             try:
@@ -180,7 +195,7 @@ def sync(src, dst, db=None, keep=(), trust_shared=False):
                 put(s, d, st_s)
                 n["replaced"] += 1
                 st_d = os.lstat(d)
-            if db is not None and not stat.S_ISLNK(st_s.st_mode):
+            if db is not None and stat.S_ISREG(st_s.st_mode):
                 rec = db.get(frel)
                 if sha is None and rec and ok and trust_shared:
                     sha = rec[2]  # the same inode: the same content
@@ -210,11 +225,17 @@ DB_VERSION = "sync-copy 1, sha1"
 
 
 def load_db(path):
-    """{path: [stat of src's file, of the copy's, digest]}, or {}."""
+    """{path: [stat of src's file, of the copy's, digest]}, or {}.  Of a
+    record of another format only the stats are kept: a file whose stats
+    did not move is trusted, one whose stats moved is written again."""
     db = jsonfile.read_dict(path)
-    files = db.get("files")
-    if db.get("version") != DB_VERSION or not isinstance(files, dict):
+    # (the first format, of 2bb1488 and before, was the files alone)
+    files = db.get("files") if "version" in db else db
+    if not isinstance(files, dict):
         return {}
+    if db.get("version") != DB_VERSION:
+        return {rel: [rec[0], rec[1], None] for rel, rec in files.items()
+                if isinstance(rec, list) and len(rec) == 3}
     return files
 
 

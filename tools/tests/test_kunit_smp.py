@@ -789,26 +789,74 @@ class SyncCopyTest(unittest.TestCase):
         self.synced(self.a)
         self.assertEqual(os.stat(db).st_mtime_ns, before)
 
-    def test_a_record_of_another_format_is_not_read(self):
-        # its digests (another algorithm) would all differ: every shared
-        # file rewritten, the kernel rebuilt
-        self.synced(self.a)
+    def old_format(self, record):
+        """The copy's record rewritten as record(files) says."""
         db = os.path.join(self.copy, ".napitest-synced.json")
         with open(db) as f:
-            old = json.load(f)
-        old["version"] = "sync-copy 0, sha256"
-        for rec in old["files"].values():
-            rec[:2] = [None, None]
-            rec[2] = "0" * 64
+            files = json.load(f)["files"]
+        for rec in files.values():
+            rec[2] = "0" * 64  # SHA-256 digests, of another algorithm
         with open(db, "w") as f:
-            json.dump(old, f)
-        self.assertEqual(self.m.load_db(db), {})
-        time.sleep(0.05)
-        os.link(os.path.join(self.a, "net/core/dev.c"),
-                os.path.join(self.tmp, "another-copy.c"))
+            json.dump(record(files), f)
+        return db
+
+    def test_a_record_of_another_format_keeps_its_stats_only(self):
+        # its digests would all differ: a file whose stats did not move
+        # is trusted, not rewritten (no whole-tree rebuild)...
+        self.synced(self.a)
+        db = self.old_format(lambda files: files)  # 2bb1488's: no version
+        self.assertTrue(all(r[2] is None
+                            for r in self.m.load_db(db).values()))
+        self.synced(self.a)
+        dev = os.path.join(self.copy, "net/core/dev.c")
+        self.assertEqual(os.stat(dev).st_mtime, 1000)
+        # ... and one rewritten in place since is written again
+        self.old_format(lambda files: {"version": "sync-copy 0, sha256",
+                                       "files": files})
+        self.rewrite_in_place("net/core/dev.c", "mutant\n")
+        self.synced(self.a)
+        self.assertGreater(os.stat(dev).st_mtime, 2000)
+
+    def test_a_prepared_tree_rerun_sees_a_user_tree_s_edit(self):
+        # the copy holds b (prepared) with a's inode for an equal file;
+        # a is rewritten in place: b's rerun (--trust-shared) puts b's
+        same_b = os.path.join(self.b, "include/same.h")
+        os.unlink(same_b)
+        with open(same_b, "w") as f:
+            f.write("same\n")
+        db = os.path.join(self.copy, ".napitest-synced.json")
+        self.assertEqual(self.m.main(["--db", db, "--trust-shared",
+                                      self.b, self.copy]), 0)
+        self.rewrite_in_place("include/same.h", "edited\n")
+        self.assertEqual(self.m.main(["--db", db, "--trust-shared",
+                                      self.b, self.copy]), 0)
+        with open(os.path.join(self.copy, "include/same.h")) as f:
+            self.assertEqual(f.read(), "same\n")
+
+    def test_a_link_to_a_directory_in_the_copy_is_never_followed(self):
+        # the copy has gone -> (a directory of a's); the tree has a real
+        # directory gone/: the sync must not write into a's
+        shutil.rmtree(os.path.join(self.copy, "gone"))
+        os.symlink(os.path.join(self.a, "include"),
+                   os.path.join(self.copy, "gone"))
+        self.m.sync(self.a, self.copy)
+        self.assertFalse(os.path.islink(os.path.join(self.copy, "gone")))
+        self.assertEqual(sorted(os.listdir(os.path.join(self.a, "include"))),
+                         ["link.h", "same.h"])
+
+    def test_a_fifo_is_never_opened(self):
+        os.mkfifo(os.path.join(self.a, "fifo"))
+        os.link(os.path.join(self.a, "fifo"),
+                os.path.join(self.copy, "fifo"))
+        db = os.path.join(self.copy, ".napitest-synced.json")
+        self.m.sync(self.a, self.copy, {})
         self.assertEqual(self.m.main(["--db", db, self.a, self.copy]), 0)
-        self.assertEqual(os.stat(os.path.join(
-            self.copy, "net/core/dev.c")).st_mtime, 1000)
+        self.assertNotIn("fifo", self.m.load_db(db))
+
+    def test_an_unreadable_source_directory_is_an_error(self):
+        with mock.patch.object(self.m.os, "scandir",
+                               side_effect=PermissionError("denied")):
+            self.assertEqual(self.m.main([self.a, self.copy]), 2)
 
     def test_the_db_is_kept_in_the_copy(self):
         self.synced(self.a)
