@@ -139,14 +139,33 @@ def cmd_deps(kb, obj, tree):
     return deps
 
 
+# {(path, device, inode, size, mtime, ctime): SHA-256} of this process:
+# a stamp miss hashes every dependency (stamp_hit()), then drop_stale()
+# compares the same files with the slot's record; each is read once.
+# Not for a file written in the last RACY_NS (the same stat may hide a
+# second write).
+DIGESTS = {}
+
+
 def file_digests(tree, files):
     """{rel: SHA-256 of tree/rel} for each file, or None if one is not
     there."""
     out = {}
+    now = time.time_ns()
     for rel in sorted(files):
+        path = os.path.join(tree, rel)
         try:
-            with open(os.path.join(tree, rel), "rb") as f:
-                out[rel] = hashlib.sha256(f.read()).hexdigest()
+            st = os.stat(path)
+            key = (path, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns,
+                   st.st_ctime_ns)
+            if key not in DIGESTS:
+                with open(path, "rb") as f:
+                    sha = hashlib.sha256(f.read()).hexdigest()
+                if now - st.st_ctime_ns < RACY_NS:
+                    out[rel] = sha
+                    continue
+                DIGESTS[key] = sha
+            out[rel] = DIGESTS[key]
         except OSError:
             return None
     return out
@@ -486,11 +505,8 @@ def drop_stale(kb, src, tree, rec):
     files = rec.get("files")
     drop, kconfig = list(OBJS), not files
     if files:
-        changed = set()
-        for rel, sha in files.items():
-            now = file_digests(tree, [rel])
-            if (now or {}).get(rel) != sha:
-                changed.add(rel)
+        changed = {rel for rel, sha in files.items()
+                   if (file_digests(tree, [rel]) or {}).get(rel) != sha}
         deps = {}
         for o in OBJS:
             try:

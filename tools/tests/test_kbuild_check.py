@@ -625,3 +625,33 @@ def test_partial_tree_is_one_error_line(tmp_path, monkeypatch, capsys):
     assert len(err) == 1
     assert err[0].startswith("kbuild-check: error: ")
     assert "is not a full kernel tree (no scripts/Makefile.build)" in err[0]
+
+
+def test_a_file_is_hashed_once_per_stat(tmp_path):
+    # a stamp miss hashes every dependency, then drop_stale() compares
+    # the same files: one read each, and a rewrite is read again
+    a = str(tmp_path)
+    touch(a, "f", "aaaa\n")
+    real = open
+    reads = []
+
+    def counting(path, *args, **kw):
+        reads.append(path)
+        return real(path, *args, **kw)
+    with mock.patch.object(kbuild_check, "RACY_NS", -10**18), \
+            mock.patch("builtins.open", counting):
+        first = kbuild_check.file_digests(a, ["f"])
+        assert kbuild_check.file_digests(a, ["f"]) == first
+        assert len(reads) == 1
+        time.sleep(0.05)  # a tick of a coarse ctime clock (Linux < 6.13)
+        touch(a, "f", "bbbb\n")
+        reads.clear()
+        assert kbuild_check.file_digests(a, ["f"]) != first
+        assert len(reads) == 1
+
+
+def test_a_file_just_written_is_not_remembered(tmp_path):
+    a = str(tmp_path)
+    touch(a, "f", "aaaa\n")
+    kbuild_check.file_digests(a, ["f"])
+    assert not [k for k in kbuild_check.DIGESTS if k[0].startswith(a)]
