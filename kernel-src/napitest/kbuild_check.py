@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """kbuild-check: does the tree build, the way kbuild builds it?
 
-    kbuild-check [--dir DIR] [--jobs N] [--deps-out FILE] TREE|--variant NAME CONFIG
+    kbuild-check [--dir DIR] [--jobs N] [--deps-out FILE] [--also CONFIG,...]
+                 TREE|--variant NAME CONFIG
 
 The userspace suites compile only the manifest's functions; a tree whose
 other code does not build would pass them.  This builds the tree's whole
@@ -24,7 +25,11 @@ A tree that does not build fails with the compiler's first error at the
 tree's file:line.  A build that succeeded leaves a stamp under DIR/stamps,
 keyed by the content of every file the objects were compiled from (kbuild's
 own dependency lists) and by the configuration: a rerun on the same content,
-at any path, is a few file reads.
+at any path, is a few file reads.  With --also (make check gives the
+matrix's configurations), a stamp miss also builds every other view that
+misses its stamp, each view's make beside the others': a kbuild spends
+seconds in its own make files and compiler probes before it compiles
+anything, and an edit of dev.c recompiles it in every view.
 
 The O= trees are not per tree path but in a few slots (DIR/slot-N), each
 building from a fixed source path, DIR/slot-N/src: a link per top-level
@@ -55,6 +60,7 @@ import os
 import re
 import shutil
 import sys
+import threading
 import time
 
 from . import Error, extract, jsonfile
@@ -578,6 +584,114 @@ def unconfigure(kb):
             os.unlink(os.path.join(kb, f))
 
 
+class View:
+    """One view's build after a stamp miss: its O= tree (prepare()), the
+    kbuild of the objects (build(), which may run beside other views'),
+    then its stamp (finish())."""
+
+    def __init__(self, a, tree, top, work, view, config, env):
+        self.a, self.tree, self.top, self.work = a, tree, top, work
+        self.view, self.config, self.env = view, config, env
+        self.logf = os.path.join(work, f"{config}.log")
+        self.stamp = stamp_path(top, tree, view, env["MAKEARGS"])
+        self.res = self.error = self.bad = None
+        self.done = False
+
+    def prepare(self):
+        """The O= tree: a slot's (or this path's own, from before the
+        slots), made right for the tree's content."""
+        if os.path.exists(self.logf):
+            os.unlink(self.logf)
+        tree, view = self.tree, self.view
+        if os.path.isfile(os.path.join(self.work, view, ".config")):
+            # An O= tree of this path from before the slots: still right.
+            self.slot, self.src, self.how = None, tree, "this path's"
+            self.configure()
+            drop_stale(self.kb, self.src, tree, {"tree": tree})
+        else:
+            self.slot, self.src, self.how = enter_slot(self.top, tree, view)
+            rec = ((read_json(os.path.join(self.slot, "slot.json")) or {})
+                   .get("views", {}).get(view))
+            # made for this tree, content of the build unknown until it
+            # builds (drop_stale() after a failed build)
+            record_build(self.slot, view, tree, None)
+            self.configure()
+            drop_stale(self.kb, self.src, tree, rec)
+
+    def configure(self):
+        self.kb, self.forced, self.extra = setup(
+            self.src, self.slot or self.work, self.view, self.env, self.logf)
+
+    def build(self):
+        """kbuild of the objects; an error is kept for finish()."""
+        try:
+            self.res = kbuild(self.src, self.kb, self.env, self.logf,
+                              self.a.jobs, self.extra, strict=False,
+                              objs=OBJS)
+        except ToolError as e:
+            self.error = e
+
+    def finish(self):
+        """The objects that did not build; the stamp if all did.  A
+        .config another tree's Kconfig made (a reused O= tree) is made
+        this tree's by the build: the view is set up anew and built once
+        more."""
+        for again in (True, False):
+            if self.error:
+                raise self.error
+            self.what = describe(self.view, self.forced)
+            bad = [o for o, (st, _) in self.res.items()
+                   if not st.startswith("ok")]
+            wrong = config_wrong(self.kb, self.view, self.forced)
+            if not wrong:
+                break
+            if not again:
+                raise ToolError(f"CONFIG_{wrong[0]}={wrong[1] or '(unset)'}"
+                                f" does not hold in {self.kb}/.config after "
+                                f"the build ({wrong[2] or 'unset'}; see "
+                                f"{self.logf})")
+            unconfigure(self.kb)
+            self.configure()
+            self.build()
+        self.bad = bad
+        self.done = not bad
+        if not bad:
+            digests = write_stamp(self.stamp, self.tree, self.kb, self.what,
+                                  self.src)
+            if self.slot:
+                record_build(self.slot, self.view, self.tree, digests)
+        return bad
+
+
+def build_views(views):
+    """Build the views side by side (the first is the one asked for;
+    the others are --also's): one make each, the kbuild overhead of each
+    (its make files, its compiler probes) and its compiles overlapping the
+    others'.  The O= trees are prepared and the stamps written one view at
+    a time.  A view other than the first that fails is left to its own
+    check, which builds it again and reports it."""
+    todo = []
+    for i, v in enumerate(views):
+        try:
+            v.prepare()
+            todo.append(v)
+        except ToolError:
+            if not i:
+                raise
+    threads = [threading.Thread(target=v.build) for v in todo[1:]]
+    for t in threads:
+        t.start()
+    todo[0].build()
+    for t in threads:
+        t.join()
+    for v in todo[1:]:
+        try:
+            v.finish()
+        except ToolError:
+            v.done, v.bad = False, None
+    return todo[0].finish()
+
+
 def check(a):
     tree = os.path.realpath(a.tree)
     for f in ("Makefile", "scripts/Makefile.build", "arch/x86/Makefile",
@@ -605,74 +719,106 @@ def check(a):
     with open(os.path.join(work, "tree"), "w") as f:
         f.write(tree + "\n")
     view = VIEW[a.config]
-    logf = os.path.join(work, f"{a.config}.log")
     t0 = time.time()
-    # One kbuild at a time: the slots are shared by every tree, the views
-    # share the rps .config, and CTest runs rps and rps-threads at once.
+    # One kbuild-check at a time: the slots are shared by every tree, the
+    # views share the rps .config, and CTest runs rps and rps-threads at
+    # once.  Inside one, the views build side by side (build_views()).
     with open(os.path.join(top, "lock"), "w") as lk:
         fcntl.flock(lk, fcntl.LOCK_EX)
-        if os.path.exists(logf):
-            os.unlink(logf)
-        stamp = stamp_path(top, tree, view, env["MAKEARGS"])
-        what = stamp_hit(stamp, tree, work)
+        v = View(a, tree, top, work, view, a.config, env)
+        what = stamp_hit(v.stamp, tree, work)
         if what:
+            if os.path.exists(v.logf):
+                os.unlink(v.logf)
             print(f"kbuild {a.config}: ok: {' '.join(OBJS)} unchanged since "
                   f"they last built ({what})")
-            write_deps_out(a, stamp)
+            write_deps_out(a, v.stamp)
             return 0
         if a.unverified:
             # The variant's path came from the memo of its resolution:
             # prepare-tree verifies (or rebuilds) it before a build.
             return None
-        if os.path.isfile(os.path.join(work, view, ".config")):
-            # An O= tree of this path from before the slots: still right.
-            slot, src, how = None, tree, "this path's"
-            kb, forced, extra = setup(tree, work, view, env, logf)
-            drop_stale(kb, src, tree, {"tree": tree})
-        else:
-            slot, src, how = enter_slot(top, tree, view)
-            rec = ((read_json(os.path.join(slot, "slot.json")) or {})
-                   .get("views", {}).get(view))
-            # made for this tree, content of the build unknown until it
-            # builds (drop_stale() after a failed build)
-            record_build(slot, view, tree, None)
-            kb, forced, extra = setup(src, slot, view, env, logf)
-            drop_stale(kb, src, tree, rec)
-        for again in (True, False):
-            what = describe(view, forced)
-            res = kbuild(src, kb, env, logf, a.jobs, extra, strict=False,
-                         objs=OBJS)
-            bad = [o for o, (st, _) in res.items()
-                   if not st.startswith("ok")]
-            wrong = config_wrong(kb, view, forced)
-            if not wrong:
-                break
-            if not again:
-                raise ToolError(f"CONFIG_{wrong[0]}={wrong[1] or '(unset)'}"
-                                f" does not hold in {kb}/.config after the "
-                                f"build ({wrong[2] or 'unset'}; see {logf})")
-            # The .config came from another tree's Kconfig (a reused O=
-            # tree): the build made it this tree's; set the view up anew.
-            unconfigure(kb)
-            kb, forced, extra = setup(src, slot or work, view, env, logf)
+        lines = kept_failure(work, v)
+        if lines:
+            for line in lines:
+                print(line)
+            return 1
+        views = [v] + [View(a, tree, top, work, VIEW[c], c, env)
+                       for c in also_configs(getattr(a, "also", None),
+                                             view)]
+        views[1:] = [x for x in views[1:]
+                     if not stamp_hit(x.stamp, tree, work)]
+        bad = build_views(views)
+        keep_failures(a, work, tree, views)
+        for x in views[1:]:
+            print(f"kbuild {a.config}: with it, {x.config}'s view "
+                  f"({x.view}): " + ("ok" if x.done else
+                                     "did not build; its own check says "
+                                     "why"))
         if not bad:
-            digests = write_stamp(stamp, tree, kb, what, src)
-            if slot:
-                record_build(slot, view, tree, digests)
-            write_deps_out(a, stamp)
+            write_deps_out(a, v.stamp)
             print(f"kbuild {a.config}: ok: {' '.join(OBJS)} build "
-                  f"({what}; {time.time() - t0:.1f} s; O= {kb}, {how})")
+                  f"({v.what}; {time.time() - t0:.1f} s; O= {v.kb}, "
+                  f"{v.how})")
             return 0
-    with open(logf, errors="replace") as f:
-        err = first_error(f.read(), src, kb)
-    print(f"kbuild {a.config}: build failed: "
-          f"{err or res[bad[0]][1] or 'see the log'}")
-    print(f"  {', '.join(bad)} of {tree} "
-          f"{'does' if len(bad) == 1 else 'do'} not build ({what})")
-    print(f"  command: make -C {src} O={kb} {' '.join(extra)} "
-          f"{' '.join(bad)}{f' ({src}: links to {tree})' if slot else ''}; "
-          f"log: {logf}")
+    for line in failure_lines(a.config, v, tree, bad):
+        print(line)
     return 1
+
+
+def failure_lines(config, v, tree, bad):
+    """What kbuild-check CONFIG prints when view v of tree did not build:
+    the compiler's first error at the tree's line, then the objects and
+    the command."""
+    with open(v.logf, errors="replace") as f:
+        err = first_error(f.read(), v.src, v.kb)
+    return [f"kbuild {config}: build failed: "
+            f"{err or v.res[bad[0]][1] or 'see the log'}",
+            f"  {', '.join(bad)} of {tree} "
+            f"{'does' if len(bad) == 1 else 'do'} not build ({v.what})",
+            f"  command: make -C {v.src} O={v.kb} {' '.join(v.extra)} "
+            f"{' '.join(bad)}"
+            f"{f' ({v.src}: links to {tree})' if v.slot else ''}"
+            f"; log: {v.logf}"]
+
+
+def keep_failures(a, work, tree, views):
+    """For each --also configuration whose view failed in this build
+    (the one asked for or one built beside it): its report, which that
+    configuration's own check prints once instead of building the view
+    again (a tree that does not build would otherwise be built once per
+    configuration and view).  Keyed by the view's stamp (the objects'
+    sources, the checker, the compiler): a record another content left
+    is dropped unread."""
+    for x in views:
+        if x.done or x.bad is None:
+            continue
+        for c in getattr(a, "also", None) or []:
+            if VIEW[c] == x.view and c != a.config:
+                write_json(os.path.join(work, f"failed-{c}.json"), {
+                    "stamp": x.stamp,
+                    "lines": failure_lines(c, x, tree, x.bad)})
+
+
+def kept_failure(work, v):
+    """The report keep_failures() left for v's configuration, if it is
+    for v's stamp; read once (removed)."""
+    p = os.path.join(work, f"failed-{v.config}.json")
+    rec = read_json(p)
+    if rec is None:
+        return None
+    os.unlink(p)
+    return rec["lines"] if rec.get("stamp") == v.stamp else None
+
+
+def also_configs(also, view):
+    """--also's configurations, one per view other than view."""
+    seen, out = {view}, []
+    for c in also or []:
+        if VIEW[c] not in seen:
+            seen.add(VIEW[c])
+            out.append(c)
+    return out
 
 
 def main():
@@ -683,6 +829,15 @@ def main():
     except ToolError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 1
+
+
+def configs(arg):
+    out = [c for c in arg.split(",") if c]
+    for c in out:
+        if c not in VIEW:
+            raise argparse.ArgumentTypeError(
+                f"{c}: not a configuration ({', '.join(sorted(VIEW))})")
+    return out
 
 
 def run_check():
@@ -696,6 +851,11 @@ def run_check():
     ap.add_argument("--dir", default=os.path.join("build", "kbuild"),
                     help="scratch directory: O= trees and stamps")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--also", metavar="CONFIG,...", type=configs,
+                    help="after a stamp miss, also build these "
+                    "configurations' views beside this one's, each that "
+                    "misses its stamp (make check: the matrix's): their "
+                    "own checks then find them built")
     ap.add_argument("--deps-out", metavar="FILE",
                     help="after a build or a stamp hit: write the files "
                     "the objects were verified on, one path a line")

@@ -214,11 +214,12 @@ class FakeKbuild:
         self.calls.append((os.path.exists(os.path.join(kb, OBJ)),
                            os.stat(gen).st_mtime if os.path.exists(gen)
                            else None))
+        fail = self.failing(kb)
         with open(logf, "a") as f:
             # under the real path of its source, as kbuild prints it
             f.write(f"{real}/net/core/dev.c:1:1: error: bad\n"
-                    if self.fail else "")
-        if self.fail:
+                    if fail else "")
+        if fail:
             return {o: ("FAIL", "error") for o in objs}
         touch(kb, "include/generated/autoconf.h", "gen")
         for o in objs:
@@ -228,6 +229,9 @@ class FakeKbuild:
                   f"deps := {real}/include/linux/a.h {real}/{o[:-2]}.c\n")
         return {o: ("ok", "") for o in objs}
 
+    def failing(self, kb):
+        return self.fail
+
 
 def fake_setup(tree, work, view, env, logf):
     kb = os.path.join(work, view)
@@ -236,10 +240,13 @@ def fake_setup(tree, work, view, env, logf):
     return kb, False, []
 
 
-def run_check(kc, top, tree, fake, config="rps", setup=fake_setup):
-    """kbuild-check TREE CONFIG --dir top, kbuild faked (fake)."""
+def run_check(kc, top, tree, fake, config="rps", setup=fake_setup,
+              also=None):
+    """kbuild-check TREE CONFIG --dir top [--also ...], kbuild faked
+    (fake)."""
     a = argparse.Namespace(tree=tree, dir=top, config=config, jobs=1,
-                           deps_out=None, unverified=False, given=tree)
+                           deps_out=None, unverified=False, given=tree,
+                           also=also)
     with mock.patch.object(kc, "kbuild", fake), \
             mock.patch.dict(os.environ), \
             mock.patch.object(kc, "setup", setup), \
@@ -655,3 +662,113 @@ def test_a_file_just_written_is_not_remembered(tmp_path):
     touch(a, "f", "aaaa\n")
     kbuild_check.file_digests(a, ["f"])
     assert not [k for k in kbuild_check.DIGESTS if k[0].startswith(a)]
+
+
+def view_setup(tree, work, view, env, logf):
+    """setup() faked: a .config that holds what the view wants."""
+    kb = os.path.join(work, view)
+    if not os.path.isfile(os.path.join(kb, ".config")):
+        touch(kb, ".config", "".join(
+            f"CONFIG_{n}={v}\n" for n, v in kbuild_check.KCONFIGS[view][2]
+            if v))
+    return kb, False, []
+
+
+class ViewKbuild(FakeKbuild):
+    """FakeKbuild that records which views it built (by O= directory)
+    and fails the views in fail_views."""
+
+    def __init__(self, barrier=None):
+        super().__init__()
+        self.views = []
+        self.fail_views = set()
+        self.barrier = barrier
+
+    def __call__(self, src, kb, env, logf, jobs, extra=(), strict=True,
+                 objs=()):
+        view = os.path.basename(kb)
+        self.views.append(view)
+        if self.barrier:
+            # every view's make waits here for the others': a build one
+            # view after another never gets past it (the timeout is only
+            # a hang guard)
+            self.barrier.wait(timeout=60)
+        return super().__call__(src, kb, env, logf, jobs, extra, strict,
+                                objs)
+
+    def failing(self, kb):
+        return os.path.basename(kb) in self.fail_views
+
+
+ALSO = ["rt-rps", "rps", "rps-threads", "norps-threads", "norps"]
+
+
+def test_also_builds_every_view_at_once(tmp_path):
+    """--also: the first check to miss builds all three views side by
+    side (each view's kbuild waits at a barrier for the other two); the
+    other configurations' checks then hit their stamps and build
+    nothing."""
+    import threading
+    kc = kbuild_check
+    top = str(tmp_path / "kb")
+    a = full_tree(str(tmp_path / "a"))
+    fake = ViewKbuild(threading.Barrier(3))
+    assert run_check(kc, top, a, fake, "rt-rps", view_setup, ALSO) == 0
+    assert sorted(fake.views) == ["norps", "rps", "rt"]
+    fake.barrier = None
+    for cfg in ALSO:
+        assert run_check(kc, top, a, fake, cfg, view_setup, ALSO) == 0
+    assert len(fake.views) == 3, "a view built twice"
+    assert len(stamps(top)) == 3
+
+
+def test_also_skips_a_view_whose_stamp_holds(tmp_path):
+    kc = kbuild_check
+    top = str(tmp_path / "kb")
+    a = full_tree(str(tmp_path / "a"))
+    fake = ViewKbuild()
+    assert run_check(kc, top, a, fake, "rps", view_setup) == 0
+    assert run_check(kc, top, a, fake, "norps", view_setup, ALSO) == 0
+    assert sorted(fake.views) == ["norps", "rps", "rt"]
+
+
+def norps_fails_beside_rps(tmp_path):
+    """kbuild-check rps --also ...: norps's view, built beside it,
+    fails."""
+    top = str(tmp_path / "kb")
+    a = full_tree(str(tmp_path / "a"))
+    fake = ViewKbuild()
+    fake.fail_views = {"norps"}
+    assert run_check(kbuild_check, top, a, fake, "rps", view_setup,
+                     ALSO) == 0
+    return kbuild_check, top, a, fake
+
+
+def test_also_a_failing_view_is_reported_by_its_own_check(
+        tmp_path, capsys):
+    """A view built with another that fails does not fail the check
+    that built it; its own checks (norps, norps-threads) report the
+    failure at the tree's line, once each, without building it again:
+    a tree that does not build is built once per view, not once per
+    configuration and view."""
+    kc, top, a, fake = norps_fails_beside_rps(tmp_path)
+    assert "with it, norps-threads's view (norps): did not build" in \
+        capsys.readouterr().out
+    for cfg in ("norps", "norps-threads"):
+        assert run_check(kc, top, a, fake, cfg, view_setup, ALSO) == 1
+        assert f"kbuild {cfg}: build failed: net/core/dev.c:1:1: error: " \
+            "bad" in capsys.readouterr().out
+    assert sorted(fake.views) == ["norps", "rps", "rt"]
+    # read once: the next check builds the view again
+    assert run_check(kc, top, a, fake, "norps", view_setup, ALSO) == 1
+    assert fake.views.count("norps") == 2
+
+
+def test_also_a_kept_failure_of_other_content_is_not_reported(tmp_path):
+    """A failure kept for norps is for the content it was built from:
+    dev.c fixed since, norps's check builds the view and passes."""
+    kc, top, a, fake = norps_fails_beside_rps(tmp_path)
+    touch(a, "net/core/dev.c", "int fixed;\n")
+    fake.fail_views = set()
+    assert run_check(kc, top, a, fake, "norps", view_setup, ALSO) == 0
+    assert fake.views.count("norps") == 2
