@@ -31,6 +31,18 @@ whose stats are both those recorded is not read at all.  Without FILE
 (or a file FILE does not know yet, as just after the first cp -al), a
 shared inode is trusted.
 
+A link in SRC to a regular file outside SRC (a tree made of links to
+another, cp -as or lndir, or one file linked in) is copied as that
+file's content, compared by content as a file of SRC is: kbuild in the
+copy would follow the link itself and take the target's mtime, so a
+target given other content with an older mtime, or the link pointed at
+an older file, would leave the objects built from the old content.  A
+link whose target is in SRC stays a link (to the copy's file, which is
+synced), as does one to a directory or to nothing.  Where the copy still
+has the link itself (its cp -al), kbuild built from that file: the link
+is replaced by a hard link to it (no space; trusted, as a shared inode
+with no record is), falling back to a copy across file systems.
+
 --trust-shared: SRC is a prepared tree, never written in place (its
 files are replaced, never rewritten), so a shared inode holds its
 content whatever its ctime says (the trees of the cache share their
@@ -148,6 +160,42 @@ def record(st_s, st_d, sha):
     return [stat_key(st_s), stat_key(st_d), sha]
 
 
+def source_stat(root, s):
+    """lstat() of SRC's file s, or, for a link to a regular file outside
+    root (SRC's real path), the stat of that file: the copy holds its
+    content (see above)."""
+    st = os.lstat(s)
+    if not stat.S_ISLNK(st.st_mode):
+        return st
+    target = os.path.realpath(s)
+    if target == root or target.startswith(root + os.sep):
+        return st
+    try:
+        followed = os.stat(s)
+    except OSError:
+        return st  # dangling: copied as the link it is
+    return followed if stat.S_ISREG(followed.st_mode) else st
+
+
+def adopt(s, d, st_s, st_d, rec):
+    """The copy's d is the link SRC's s is (cp -al), to a file outside
+    SRC that kbuild followed: d becomes a hard link to that file, as a
+    shared inode of cp -al is; returns its stat, or None where that is
+    not the case or not possible (then d is compared and written as any
+    file)."""
+    if rec is not None or not stat.S_ISREG(st_s.st_mode) or \
+            not stat.S_ISLNK(st_d.st_mode) or not os.path.islink(s) or \
+            os.readlink(s) != os.readlink(d):
+        return None
+    tmp = f"{d}.napitest-adopt"
+    try:
+        os.link(os.path.realpath(s), tmp)
+    except OSError:
+        return None
+    os.replace(tmp, d)
+    return os.lstat(d)
+
+
 def walk_error(e):
     """An unreadable directory of the source is an error, not a
     directory whose old files the copy keeps."""
@@ -161,6 +209,7 @@ def sync(src, dst, db=None, keep=(), trust_shared=False):
     dst left as they are; trust_shared: src is never written in place
     (a prepared tree), a shared inode is its content."""
     keep = {os.path.normpath(k) for k in keep}
+    real = os.path.realpath(src)
     n = {"same": 0, "replaced": 0, "removed": 0}
     seen = {}
     for root, dirs, files in os.walk(src, onerror=walk_error):
@@ -185,11 +234,14 @@ def sync(src, dst, db=None, keep=(), trust_shared=False):
             frel = os.path.normpath(os.path.join(rel, name))
             if frel in keep or rel == "." and name in KEEP:
                 continue
-            st_s = os.lstat(s)
+            st_s = source_stat(real, s)
             try:
                 st_d = os.lstat(d)
             except FileNotFoundError:
                 st_d = None
+            if st_d is not None:
+                st_d = adopt(s, d, st_s, st_d,
+                             (db or {}).get(frel)) or st_d
             ok, sha = (False, None) if st_d is None else \
                 verified(s, d, st_s, st_d, (db or {}).get(frel),
                          trust_shared)

@@ -833,6 +833,46 @@ class SyncCopyTest(unittest.TestCase):
         with open(os.path.join(self.copy, "include/same.h")) as f:
             self.assertEqual(f.read(), "same\n")
 
+    def test_a_link_out_of_the_tree_is_copied_as_its_file(self):
+        """a's dev.c a link to a file outside a (a tree of links, cp -as):
+        the copy holds the content, so that kbuild does not take the
+        target's mtime; the target rewritten in place with an older mtime,
+        then the link pointed at another old file, each reaches the copy
+        as a new file.  An in-tree link stays a link."""
+        store = os.path.join(self.tmp, "store")
+        os.makedirs(store)
+        dev = os.path.join(self.a, "net/core/dev.c")
+        os.rename(dev, os.path.join(store, "dev.c"))
+        os.symlink(os.path.join(store, "dev.c"), dev)
+        copy_dev = os.path.join(self.copy, "net/core/dev.c")
+        os.unlink(copy_dev)
+        os.link(dev, copy_dev, follow_symlinks=False)  # cp -al's
+        self.synced(self.a)
+        # the file kbuild followed, without its space: a hard link
+        self.assertFalse(os.path.islink(copy_dev))
+        self.assertEqual(os.stat(copy_dev).st_ino,
+                         os.stat(os.path.join(store, "dev.c")).st_ino)
+        for step in ("in place", "link moved"):
+            if step == "in place":
+                self.rewrite_in_place("../store/dev.c", "mutant\n")
+                want = "mutant\n"
+            else:
+                with open(os.path.join(store, "old.c"), "w") as f:
+                    f.write("older\n")
+                os.utime(os.path.join(store, "old.c"), (1000, 1000))
+                os.unlink(dev)
+                os.symlink(os.path.join(store, "old.c"), dev)
+                want = "older\n"
+            os.utime(copy_dev, (1500, 1500))  # as old as its objects
+            self.synced(self.a)
+            with open(copy_dev) as f:
+                self.assertEqual(f.read(), want, step)
+            self.assertFalse(os.path.islink(copy_dev), step)
+            self.assertGreater(os.stat(copy_dev).st_mtime, 2000, step)
+        self.assertEqual(os.readlink(os.path.join(self.copy,
+                                                  "include/link.h")),
+                         "same.h")
+
     def test_a_link_to_a_directory_in_the_copy_is_never_followed(self):
         # the copy has gone -> (a directory of a's); the tree has a real
         # directory gone/: the sync must not write into a's
