@@ -99,13 +99,16 @@ VERDICT_ARGS := $(if $(LABEL),-L '$(LABEL)',$(if $(KSRC),-LE '$(EXPENSIVE)|self'
 .PHONY: hunk-matrix mutants verdicts verdicts-upstream verdicts-headline lint FORCE
 
 # CTest's summary, then the per-invariant summary (tools/verdict) read from
-# CTest's JUnit file; the exit status is CTest's.  With KSRC, the
+# CTest's JUnit file; the exit status is CTest's.  NAPITEST_CHECK_RUN names
+# the run (kbuild-check keeps a view's failure for the other
+# configurations' cases of the same run; no result is keyed on it).  With KSRC, the
 # framework's self-tests run after the verdict on the tree.
 # With SERIES_PREFIX=N (or auto: from the hunks the tree has), the exit
 # status is the verdict's instead: does the tree fail exactly what prefix N
 # of the series fails (unit/series-prefixes.txt)?
 SERIES_PREFIX ?=
 RUN_CTEST = cd $(BUILD_DIR) && rc=0; \
+	NAPITEST_CHECK_RUN=$$(cat /proc/sys/kernel/random/uuid) \
 	ctest --output-on-failure --no-tests=error -j$(JOBS) $(1) $(CTEST_ARGS) \
 		--output-junit ctest-junit.xml --test-output-size-passed 65536 \
 		|| rc=$$?; \

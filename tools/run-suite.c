@@ -334,13 +334,15 @@ static int env_cmp(const void *a, const void *b)
 /*
  * The environment that changes what a suite does (run_record.ENV_RX); not
  * whether to reuse a result, nor the directory make was typed in (the
- * Makefile's, for a relative KSRC).
+ * Makefile's, for a relative KSRC), nor the name of the make check's run
+ * (kbuild-check's kept failures are for that run only).
  */
 static bool keyed_env(const char *e)
 {
 	if (!strncmp(e, "CMOCKA_MESSAGE_OUTPUT=", 22) ||
 	    !strncmp(e, "NAPITEST_NO_CACHE=", 18) ||
-	    !strncmp(e, "NAPITEST_INVOKED_FROM=", 22))
+	    !strncmp(e, "NAPITEST_INVOKED_FROM=", 22) ||
+	    !strncmp(e, "NAPITEST_CHECK_RUN=", 19))
 		return false;
 	return !strncmp(e, "NAPITEST_", 9) || !strncmp(e, "CMOCKA_", 7) ||
 	       !strncmp(e, "ASAN_OPTIONS=", 13) ||

@@ -602,6 +602,7 @@ class View:
         slots), made right for the tree's content."""
         if os.path.exists(self.logf):
             os.unlink(self.logf)
+        drop_kept(self.a, self.work, self.view)
         tree, view = self.tree, self.view
         if os.path.isfile(os.path.join(self.work, view, ".config")):
             # An O= tree of this path from before the slots: still right.
@@ -623,12 +624,13 @@ class View:
             self.src, self.slot or self.work, self.view, self.env, self.logf)
 
     def build(self):
-        """kbuild of the objects; an error is kept for finish()."""
+        """kbuild of the objects; any error is kept for finish() (in a
+        thread of build_views(), it would otherwise be lost)."""
         try:
             self.res = kbuild(self.src, self.kb, self.env, self.logf,
                               self.a.jobs, self.extra, strict=False,
                               objs=OBJS)
-        except ToolError as e:
+        except BaseException as e:  # re-raised by finish()
             self.error = e
 
     def finish(self):
@@ -638,7 +640,8 @@ class View:
         more."""
         for again in (True, False):
             if self.error:
-                raise self.error
+                e, self.error = self.error, None
+                raise e
             self.what = describe(self.view, self.forced)
             bad = [o for o, (st, _) in self.res.items()
                    if not st.startswith("ok")]
@@ -679,15 +682,18 @@ def build_views(views):
             if not i:
                 raise
     threads = [threading.Thread(target=v.build) for v in todo[1:]]
-    for t in threads:
-        t.start()
-    todo[0].build()
-    for t in threads:
-        t.join()
+    try:
+        for t in threads:
+            t.start()
+        todo[0].build()
+    finally:
+        # no view's make outlives the lock
+        for t in threads:
+            t.join()
     for v in todo[1:]:
         try:
             v.finish()
-        except ToolError:
+        except Exception:  # its own check builds it again and says why
             v.done, v.bad = False, None
     return todo[0].finish()
 
@@ -782,33 +788,57 @@ def failure_lines(config, v, tree, bad):
             f"; log: {v.logf}"]
 
 
+# The make check this check is part of (the Makefile sets it for CTest;
+# run-suite does not key a result on it): a failure kept for another
+# configuration is for that run only.
+RUN_VAR = "NAPITEST_CHECK_RUN"
+
+
+def kept_path(work, config):
+    return os.path.join(work, f"failed-{config}.json")
+
+
+def drop_kept(a, work, view):
+    """Before view builds: no report kept for it stands any more."""
+    for c in set(getattr(a, "also", None) or []) | {a.config}:
+        if VIEW[c] == view and os.path.exists(kept_path(work, c)):
+            os.unlink(kept_path(work, c))
+
+
 def keep_failures(a, work, tree, views):
     """For each --also configuration whose view failed in this build
     (the one asked for or one built beside it): its report, which that
-    configuration's own check prints once instead of building the view
-    again (a tree that does not build would otherwise be built once per
-    configuration and view).  Keyed by the view's stamp (the objects'
-    sources, the checker, the compiler): a record another content left
-    is dropped unread."""
+    configuration's own check in the same make check prints once instead
+    of building the view again (a tree that does not build would
+    otherwise be built once per configuration and view).  Kept for this
+    make check (RUN_VAR) and the view's stamp (the objects' sources, the
+    checker, the compiler) only; outside a make check nothing is kept."""
+    run_id = os.environ.get(RUN_VAR)
+    if not run_id:
+        return
     for x in views:
         if x.done or x.bad is None:
             continue
         for c in getattr(a, "also", None) or []:
             if VIEW[c] == x.view and c != a.config:
-                write_json(os.path.join(work, f"failed-{c}.json"), {
-                    "stamp": x.stamp,
+                write_json(kept_path(work, c), {
+                    "run": run_id, "stamp": x.stamp,
                     "lines": failure_lines(c, x, tree, x.bad)})
 
 
 def kept_failure(work, v):
-    """The report keep_failures() left for v's configuration, if it is
-    for v's stamp; read once (removed)."""
-    p = os.path.join(work, f"failed-{v.config}.json")
+    """The report keep_failures() left for v's configuration in this make
+    check, if it is for v's stamp; read once (removed)."""
+    p = kept_path(work, v.config)
     rec = read_json(p)
     if rec is None:
         return None
     os.unlink(p)
-    return rec["lines"] if rec.get("stamp") == v.stamp else None
+    run_id = os.environ.get(RUN_VAR)
+    if not run_id or rec.get("run") != run_id or \
+            rec.get("stamp") != v.stamp:
+        return None
+    return rec["lines"]
 
 
 def also_configs(also, view):

@@ -240,6 +240,10 @@ def fake_setup(tree, work, view, env, logf):
     return kb, False, []
 
 
+# the make check a run_check() is part of (NAPITEST_CHECK_RUN)
+RUN = {"id": "run-1"}
+
+
 def run_check(kc, top, tree, fake, config="rps", setup=fake_setup,
               also=None):
     """kbuild-check TREE CONFIG --dir top [--also ...], kbuild faked
@@ -248,7 +252,7 @@ def run_check(kc, top, tree, fake, config="rps", setup=fake_setup,
                            deps_out=None, unverified=False, given=tree,
                            also=also)
     with mock.patch.object(kc, "kbuild", fake), \
-            mock.patch.dict(os.environ), \
+            mock.patch.dict(os.environ, {kc.RUN_VAR: RUN.get("id", "")}), \
             mock.patch.object(kc, "setup", setup), \
             mock.patch.object(kc, "run", lambda *x, **k: (0, "gcc 12")), \
             mock.patch.object(kc.shutil, "which", lambda t: "/bin/" + t):
@@ -732,15 +736,15 @@ def test_also_skips_a_view_whose_stamp_holds(tmp_path):
     assert sorted(fake.views) == ["norps", "rps", "rt"]
 
 
-def norps_fails_beside_rps(tmp_path):
-    """kbuild-check rps --also ...: norps's view, built beside it,
+def norps_fails_beside_rps(tmp_path, primary="rps"):
+    """kbuild-check PRIMARY --also ...: norps's view, built beside it,
     fails."""
     top = str(tmp_path / "kb")
     a = full_tree(str(tmp_path / "a"))
     fake = ViewKbuild()
     fake.fail_views = {"norps"}
-    assert run_check(kbuild_check, top, a, fake, "rps", view_setup,
-                     ALSO) == 0
+    assert run_check(kbuild_check, top, a, fake, primary, view_setup,
+                     ALSO) == (1 if primary.startswith("norps") else 0)
     return kbuild_check, top, a, fake
 
 
@@ -764,6 +768,17 @@ def test_also_a_failing_view_is_reported_by_its_own_check(
     assert fake.views.count("norps") == 2
 
 
+def test_also_the_failing_views_sibling_is_reported_too(tmp_path, capsys):
+    """norps fails in norps's own check: norps-threads, the same view,
+    reports it without building it again."""
+    kc, top, a, fake = norps_fails_beside_rps(tmp_path, "norps")
+    capsys.readouterr()
+    assert run_check(kc, top, a, fake, "norps-threads", view_setup,
+                     ALSO) == 1
+    assert "kbuild norps-threads: build failed" in capsys.readouterr().out
+    assert fake.views.count("norps") == 1
+
+
 def test_also_a_kept_failure_of_other_content_is_not_reported(tmp_path):
     """A failure kept for norps is for the content it was built from:
     dev.c fixed since, norps's check builds the view and passes."""
@@ -772,3 +787,68 @@ def test_also_a_kept_failure_of_other_content_is_not_reported(tmp_path):
     fake.fail_views = set()
     assert run_check(kc, top, a, fake, "norps", view_setup, ALSO) == 0
     assert fake.views.count("norps") == 2
+
+
+def test_also_a_kept_failure_is_for_its_make_check_only(tmp_path):
+    """A header fixed (not part of the stamp's key), then another make
+    check: the failure kept by the first is not reported; a view built
+    again drops what was kept for it; outside a make check nothing is
+    kept."""
+    kc, top, a, fake = norps_fails_beside_rps(tmp_path)
+    touch(a, "include/linux/a.h", "int fixed;\n")
+    fake.fail_views = set()
+    with mock.patch.dict(RUN, {"id": "run-2"}):
+        assert run_check(kc, top, a, fake, "norps", view_setup,
+                         ALSO) == 0
+        assert run_check(kc, top, a, fake, "norps-threads", view_setup,
+                         ALSO) == 0
+    assert not glob.glob(os.path.join(top, "*", "failed-*.json"))
+    fake.fail_views = {"norps"}
+    touch(a, "net/core/dev.c", "int broken;\n")
+    with mock.patch.dict(RUN, {"id": ""}):
+        assert run_check(kc, top, a, fake, "rps", view_setup, ALSO) == 0
+    assert not glob.glob(os.path.join(top, "*", "failed-*.json"))
+
+
+def test_also_a_view_that_cannot_be_built_beside_is_left_to_its_check(
+        tmp_path):
+    """norps's setup fails (an error of the checker, not of the tree):
+    rps's check still passes; norps's own check reports the error."""
+    kc = kbuild_check
+    top = str(tmp_path / "kb")
+    a = full_tree(str(tmp_path / "a"))
+    fake = ViewKbuild()
+
+    def setup(tree, work, view, env, logf):
+        if view == "norps":
+            raise kc.ToolError("olddefconfig failed")
+        return view_setup(tree, work, view, env, logf)
+
+    assert run_check(kc, top, a, fake, "rps", setup, ALSO) == 0
+    assert sorted(fake.views) == ["rps", "rt"]
+
+
+def test_also_an_error_in_a_views_thread_is_not_lost(tmp_path):
+    """An error other than the tree's in norps's make (beside rps's): it
+    reaches the check (no thread dies of it), rps still passes and is
+    stamped, norps is not."""
+    kc = kbuild_check
+    top = str(tmp_path / "kb")
+    a = full_tree(str(tmp_path / "a"))
+
+    class Broken(ViewKbuild):
+        def __call__(self, src, kb, *args, **kw):
+            if os.path.basename(kb) == "norps":
+                raise OSError("disk full")
+            return super().__call__(src, kb, *args, **kw)
+
+    fake = Broken()
+    died = []
+    with mock.patch.object(kc.threading, "excepthook", died.append):
+        assert run_check(kc, top, a, fake, "rps", view_setup, ALSO) == 0
+    assert not died, "a view's thread died of its error"
+    assert sorted(st["what"].split(" + ")[1] for st in stamps(top)) == \
+        ["CONFIG_RPS=y CONFIG_DEBUG_NET=y",
+         "CONFIG_RPS=y CONFIG_DEBUG_NET=y CONFIG_EXPERT=y "
+         "CONFIG_PREEMPT_RT=y CONFIG_PREEMPT_NONE=n "
+         "CONFIG_PREEMPT_VOLUNTARY=n CONFIG_PREEMPT=n"]

@@ -194,11 +194,12 @@ def test_record_key(tmp_path, monkeypatch):
                                 dict(env, NAPITEST_SEED="6"))
     assert not run_record.fresh(str(tmp_path), "suite:rps", argv + ["-v"],
                                 env)
-    # What run-suite sets for the binary, whether to reuse, and where make
-    # was typed are not in the key (tools/run-suite.c leaves them out).
+    # What run-suite sets for the binary, whether to reuse, where make
+    # was typed and the make check's run are not in the key
+    # (tools/run-suite.c leaves them out).
     assert run_record.fresh(str(tmp_path), "suite:rps", argv, dict(
         env, CMOCKA_MESSAGE_OUTPUT="STDOUT", NAPITEST_NO_CACHE="1",
-        NAPITEST_INVOKED_FROM="/home/me"))
+        NAPITEST_INVOKED_FROM="/home/me", NAPITEST_CHECK_RUN="r"))
     binary.write_bytes(b"\x7fELF two")
     assert not run_record.fresh(str(tmp_path), "suite:rps", argv, env)
     assert not run_record.fresh(str(tmp_path), "other:rps", argv, env)
