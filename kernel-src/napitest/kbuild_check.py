@@ -678,13 +678,14 @@ def build_views(views):
         try:
             v.prepare()
             todo.append(v)
-        except ToolError:
+        except Exception:  # an also-view's: left to its own check
             if not i:
                 raise
-    threads = [threading.Thread(target=v.build) for v in todo[1:]]
+    threads = []
     try:
-        for t in threads:
-            t.start()
+        for v in todo[1:]:
+            threads.append(threading.Thread(target=v.build))
+            threads[-1].start()
         todo[0].build()
     finally:
         # no view's make outlives the lock

@@ -12,6 +12,8 @@ import sys
 import time
 from unittest import mock
 
+import pytest
+
 from napitest import kbuild_check
 
 
@@ -810,24 +812,6 @@ def test_also_a_kept_failure_is_for_its_make_check_only(tmp_path):
     assert not glob.glob(os.path.join(top, "*", "failed-*.json"))
 
 
-def test_also_a_view_that_cannot_be_built_beside_is_left_to_its_check(
-        tmp_path):
-    """norps's setup fails (an error of the checker, not of the tree):
-    rps's check still passes; norps's own check reports the error."""
-    kc = kbuild_check
-    top = str(tmp_path / "kb")
-    a = full_tree(str(tmp_path / "a"))
-    fake = ViewKbuild()
-
-    def setup(tree, work, view, env, logf):
-        if view == "norps":
-            raise kc.ToolError("olddefconfig failed")
-        return view_setup(tree, work, view, env, logf)
-
-    assert run_check(kc, top, a, fake, "rps", setup, ALSO) == 0
-    assert sorted(fake.views) == ["rps", "rt"]
-
-
 def test_also_an_error_in_a_views_thread_is_not_lost(tmp_path):
     """An error other than the tree's in norps's make (beside rps's): it
     reaches the check (no thread dies of it), rps still passes and is
@@ -852,3 +836,56 @@ def test_also_an_error_in_a_views_thread_is_not_lost(tmp_path):
          "CONFIG_RPS=y CONFIG_DEBUG_NET=y CONFIG_EXPERT=y "
          "CONFIG_PREEMPT_RT=y CONFIG_PREEMPT_NONE=n "
          "CONFIG_PREEMPT_VOLUNTARY=n CONFIG_PREEMPT=n"]
+
+
+@pytest.mark.parametrize("error", [
+    kbuild_check.ToolError("olddefconfig failed"),
+    OSError("No space left on device")])
+def test_also_a_view_whose_prepare_breaks_is_left_to_its_check(tmp_path,
+                                                               error):
+    """Any error preparing norps's O= tree beside rps's (the checker's,
+    not the tree's) leaves norps to its own check; rps's passes."""
+    kc = kbuild_check
+    top = str(tmp_path / "kb")
+    a = full_tree(str(tmp_path / "a"))
+    fake = ViewKbuild()
+
+    def setup(tree, work, view, env, logf):
+        if view == "norps":
+            raise error
+        return view_setup(tree, work, view, env, logf)
+
+    assert run_check(kc, top, a, fake, "rps", setup, ALSO) == 0
+    assert sorted(fake.views) == ["rps", "rt"]
+
+
+def test_an_error_in_the_build_after_a_reconfigure_is_raised(tmp_path):
+    """The .config did not hold (another tree's Kconfig): the view is set
+    up anew and built again; an error in that second build is the
+    check's error, not a pass on the first build's objects."""
+    kc = kbuild_check
+    top = str(tmp_path / "kb")
+    a = full_tree(str(tmp_path / "a"))
+    calls = []
+
+    def setup(tree, work, view, env, logf):
+        kb = os.path.join(work, view)
+        if not os.path.isfile(os.path.join(kb, ".config")):
+            touch(kb, ".config", "CONFIG_DEBUG_NET=y\n" if not calls else
+                  "CONFIG_RPS=y\nCONFIG_DEBUG_NET=y\n")
+            calls.append(view)
+        return kb, False, []
+
+    class SecondFails(FakeKbuild):
+        def __call__(self, *args, **kw):
+            if self.calls:
+                raise kc.ToolError("kbuild failed before reaching dev.o")
+            return super().__call__(*args, **kw)
+
+    try:
+        run_check(kc, top, a, SecondFails(), "rps", setup)
+    except kc.ToolError as e:
+        assert "before reaching" in str(e)
+    else:
+        raise AssertionError("the second build's error was lost")
+    assert not stamps(top)
