@@ -101,6 +101,14 @@ def test_any_change_of_the_key_runs_again(harness, work, change):
     assert (rc, runs) == (0, 2) and REUSED not in out
 
 
+def test_the_make_checks_run_is_not_in_the_key(harness, work):
+    """NAPITEST_CHECK_RUN names each make check (kbuild-check's kept
+    failures): a pass of another run is reused."""
+    run(harness, work, {"NAPITEST_CHECK_RUN": "run-1"})
+    rc, out, runs = run(harness, work, {"NAPITEST_CHECK_RUN": "run-2"})
+    assert (rc, runs) == (0, 1) and out.startswith(REUSED)
+
+
 def test_a_failure_is_never_reused(harness, work):
     rc, _, runs = run(harness, work, {"SUITE_EXIT": "1"})
     assert (rc, runs) == (1, 1)
