@@ -25,7 +25,9 @@ A tree that does not build fails with the compiler's first error at the
 tree's file:line.  A build that succeeded leaves a stamp under DIR/stamps,
 keyed by the content of every file the objects were compiled from (kbuild's
 own dependency lists) and by the configuration: a rerun on the same content,
-at any path, is a few file reads.  With --also (make check gives the
+at any path, is a few file reads.  A build during which one of those files
+was written (saved from an editor while make check runs) leaves no stamp:
+what it compiled may not be what the file now holds.  With --also (make check gives the
 matrix's configurations), a stamp miss also builds every other view that
 misses its stamp, each view's make beside the others': a kbuild spends
 seconds in its own make files and compiler probes before it compiles
@@ -310,9 +312,36 @@ def makefile_deps(tree):
     return deps
 
 
-def write_stamp(stamp, tree, kb, what, src=None):
+class Unstamped(Exception):
+    """write_stamp() wrote no stamp: args[0], a file of the build, was
+    written after the build began."""
+
+
+def changed_since(tree, files, since):
+    """The first of files (sorted) whose ctime is after since (the time
+    the build started, time.time_ns()), else None: a file written while
+    kbuild compiled may not be what it compiled.  Every write sets ctime,
+    and nothing sets it back.  A ctime is never later than the clock at
+    its write; it may be earlier by up to the file system's timestamp
+    granularity (a tick of the kernel's coarse clock, 1-10 ms; 1 s on
+    ext4's small inodes): a write in the build's first such interval is
+    not seen."""
+    for rel in sorted(files):
+        try:
+            if os.stat(os.path.join(tree, rel)).st_ctime_ns > since:
+                return rel
+        except OSError:
+            return rel
+    return None
+
+
+def write_stamp(stamp, tree, kb, what, src=None, since=None):
     """The stamp of a build of tree in kb from source path src (default:
-    tree); returns {file: digest} of every file it was built from."""
+    tree), started at since (time.time_ns()); returns {file: digest} of
+    every file it was built from.  No stamp (Unstamped) if one of them
+    was written after since: its digest now may not be the content kbuild
+    compiled, and a stamp would let a later run trust that content
+    unbuilt (the next run builds again)."""
     src = src or tree
     deps = {f for f in KCONFIG_FILES if os.path.isfile(os.path.join(tree, f))}
     deps |= kconfig_deps(kb) | makefile_deps(tree)
@@ -322,6 +351,9 @@ def write_stamp(stamp, tree, kb, what, src=None):
     digests = file_digests(tree, deps)
     if digests is None:
         return None
+    changed = since is not None and changed_since(tree, deps, since)
+    if changed:
+        raise Unstamped(changed)
     if stamp:
         os.makedirs(os.path.dirname(stamp), exist_ok=True)
         tmp = f"{stamp}.{os.getpid()}"
@@ -595,11 +627,15 @@ class View:
         self.logf = os.path.join(work, f"{config}.log")
         self.stamp = stamp_path(top, tree, view, env["MAKEARGS"])
         self.res = self.error = self.bad = None
+        # when it started to read the tree (write_stamp())
+        self.started = None
         self.done = False
 
     def prepare(self):
         """The O= tree: a slot's (or this path's own, from before the
         slots), made right for the tree's content."""
+        # what it reads of the tree from here on may be what it builds
+        self.started = time.time_ns()
         if os.path.exists(self.logf):
             os.unlink(self.logf)
         drop_kept(self.a, self.work, self.view)
@@ -626,6 +662,8 @@ class View:
     def build(self):
         """kbuild of the objects; any error is kept for finish() (in a
         thread of build_views(), it would otherwise be lost)."""
+        if self.started is None:
+            self.started = time.time_ns()
         try:
             self.res = kbuild(self.src, self.kb, self.env, self.logf,
                               self.a.jobs, self.extra, strict=False,
@@ -659,8 +697,15 @@ class View:
         self.bad = bad
         self.done = not bad
         if not bad:
-            digests = write_stamp(self.stamp, self.tree, self.kb, self.what,
-                                  self.src)
+            try:
+                digests = write_stamp(self.stamp, self.tree, self.kb,
+                                      self.what, self.src, self.started)
+            except Unstamped as e:
+                digests = None
+                print(f"kbuild {self.config}: "
+                      f"{os.path.join(self.a.given, e.args[0])} was written "
+                      "during the build: not stamped, the next run builds "
+                      "it again")
             if self.slot:
                 record_build(self.slot, self.view, self.tree, digests)
         return bad

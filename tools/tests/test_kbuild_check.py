@@ -387,6 +387,69 @@ def test_check_after_a_failed_build_rebuilds_the_objects(tmp_path):
     assert gen not in (None, 0), "O= tree re-dated at the epoch"
 
 
+class EditedDuringKbuild(FakeKbuild):
+    """FakeKbuild while the user saves a header, in a later tick of the
+    clock ctimes come from: the objects were compiled from the header
+    before that write."""
+
+    def __init__(self, text):
+        super().__init__()
+        self.text = text
+
+    def __call__(self, src, kb, env, logf, jobs, extra=(), strict=True,
+                 objs=()):
+        res = super().__call__(src, kb, env, logf, jobs, extra, strict, objs)
+        edit_in_a_later_tick(src, self.text)
+        return res
+
+
+def edit_in_a_later_tick(tree, text):
+    """include/linux/a.h written until its ctime is past now (a ctime may
+    be taken from the coarse clock, and truncated to the file system's
+    granularity)."""
+    start = time.time_ns()
+    for _ in range(3000):
+        touch(tree, "include/linux/a.h", text)
+        if os.stat(os.path.join(tree, "include/linux/a.h")).st_ctime_ns > \
+                start:
+            return
+        time.sleep(0.001)
+    raise AssertionError(f"{tree}: ctime never passed {start}")
+
+
+def test_a_file_written_during_the_build_is_not_stamped(tmp_path, capsys):
+    """The header is saved with an error while kbuild compiles: the build
+    passes (on the header before), but no stamp may take the header as
+    now written for built, or the next run passes it unbuilt."""
+    kc = kbuild_check
+    top = str(tmp_path / "kb")
+    a = full_tree(str(tmp_path / "a"))
+    assert run_check(kc, top, a, EditedDuringKbuild("int broken(;\n")) == 0
+    assert stamps(top) == []
+    out = capsys.readouterr().out
+    assert f"kbuild rps: {a}/include/linux/a.h was written during the " \
+        "build: not stamped" in out
+    fake = FakeKbuild()
+    fake.fail = True
+    assert run_check(kc, top, a, fake) == 1
+    assert len(fake.calls) == 1, "the edited header was not built"
+
+
+def test_a_file_written_while_the_o_tree_is_made_is_not_stamped(tmp_path):
+    """The same while the view's O= tree is made (its .config: kconfig
+    reads the tree), before kbuild compiles."""
+    kc = kbuild_check
+    top = str(tmp_path / "kb")
+    a = full_tree(str(tmp_path / "a"))
+
+    def setup(tree, work, view, env, logf):
+        edit_in_a_later_tick(a, "int broken(;\n")
+        return fake_setup(tree, work, view, env, logf)
+
+    assert run_check(kc, top, a, FakeKbuild(), setup=setup) == 0
+    assert stamps(top) == []
+
+
 OLD = 978307200  # 2001-01-01
 
 
