@@ -25,6 +25,11 @@
 ##                     KUNIT_KERNELS, plus preempt+threads, the preempt
 ##                     kernel booted with thread_backlog_napi, with preempt)
 
+# When make check began, before it reads anything (this parse resolves the
+# tree, the configure step runs CMake): a file written after it may not be
+# what the run built (CHECK_CACHED, run-suite --since).
+CHECK_SINCE := $(if $(filter check check-all,$(MAKECMDGOALS)),$(shell date +%s%N))
+
 TREE ?= patched
 BUILD ?= build
 SANITIZE ?= 0
@@ -174,7 +179,9 @@ build: configure ## build every configuration (a failing one is reported by CTes
 # (tools/build-report), then CTest and the verdict through run-suite
 # --check, which keeps their output if they passed; every test's own result
 # cache (tools/run-suite.c) still applies.  A failure is never kept, nor a
-# run under make -i (which makes a failing check-run exit 0).
+# run under make -i (which makes a failing check-run exit 0), nor a run
+# during whose build an input was written (--since CHECK_SINCE: the key
+# has the file as it is after the build, which may have read it before).
 RUN_SUITE_BIN := $(abspath $(BUILD_DIR))/napitest-run-suite
 CHECK_INPUTS := $(abspath $(BUILD_DIR))/results/check-inputs.txt
 SHQ = '$(subst ','\'',$(1))'
@@ -217,7 +224,8 @@ CHECK_CACHED = $(CHECK_KEY_MORE); \
 	{ $(RUN_BUILD); } || exit $$?; \
 	mkdir -p '$(BUILD_DIR)/results' && $(WRITE_CHECK_INPUTS) || exit $$?; \
 	if [ -x '$(CHECK_KEEP)' ]; then \
-		'$(RUN_SUITE_BIN)' $(call CHECK_KEY_ARGS,$(1)) -- \
+		'$(RUN_SUITE_BIN)' $(call CHECK_KEY_ARGS,$(1)) \
+			$(if $(CHECK_SINCE),--since '$(CHECK_SINCE)') -- \
 			$(MAKE) --no-print-directory $(1)-run; \
 	else $(MAKE) --no-print-directory $(1)-run; fi
 

@@ -58,15 +58,19 @@
  * make options), every executable directly in each --input-exec DIR (the
  * build's binaries), and each --never-if PATH that exists makes the run
  * one that is never reused (a git tree's state, which the key cannot
- * follow).  --replay-only prints a kept output whose key matches, saying
- * "make check: reused (cached)" and from when, and exits 0; otherwise it
- * exits 3 and runs nothing.
+ * follow); with --since NS (when the build began, in ns since the epoch),
+ * so does an input written after it (its ctime; the build's own files,
+ * under an --exclude PATH, aside): the key has it as it is now, the build
+ * may have read it before.  --replay-only prints a kept output whose key
+ * matches, saying "make check: reused (cached)" and from when, and exits
+ * 0; otherwise it exits 3 and runs nothing.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <stddef.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -590,9 +594,13 @@ struct cache {
 	const char *keys[MAX_PATHS], *nevers[MAX_PATHS];
 	int nr_inputs, nr_excludes, nr_lists, nr_execs, nr_keys, nr_nevers;
 	bool off; /* NAPITEST_NO_CACHE */
-	bool no_list; /* an input list is missing: neither reuse nor keep */
+	/* neither reuse nor keep: an input list is missing, a --never-if
+	 * path exists, or an input was written after --since */
+	bool no_keep;
 	bool check; /* --check: NAME is a whole make check (see main()) */
 	bool replay_only; /* --replay-only: reuse, or exit 3 */
+	long long since; /* --since NS: when the build began (0: not given) */
+	char changed[PATH_LEN]; /* an input written after since */
 	char key[65];
 	char path[PATH_LEN];
 };
@@ -656,6 +664,50 @@ static void key_stat(struct sha256 *s, const char *tag, const char *path)
 		key_st(s, tag, path, &st);
 }
 
+/* path, once links are resolved, is under an --exclude PATH's. */
+static bool under_exclude(const struct cache *c, const char *path)
+{
+	char real[PATH_MAX], dir[PATH_MAX];
+	size_t n;
+	int i;
+
+	if (!realpath(path, real))
+		snprintf(real, sizeof(real), "%s", path);
+	for (i = 0; i < c->nr_excludes; i++) {
+		if (!realpath(c->excludes[i], dir))
+			snprintf(dir, sizeof(dir), "%s", c->excludes[i]);
+		n = strlen(dir);
+		if (!strncmp(real, dir, n) && (real[n] == '/' || !real[n]))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * --since: an input written after the build began, by its ctime, which
+ * every write sets and nothing sets back; the build's own files (under
+ * an --exclude PATH: the build directories, once links are resolved, as
+ * BUILD/<id>/tree, a link to the user's tree, is not) aside.  The key
+ * has the file's stat now, but what was built and is about to run may be
+ * the file before: a pass kept under that key would be replayed for
+ * content never built.  A ctime may be up to the file system's timestamp
+ * granularity (a clock tick, 1-10 ms; 1 s on ext4's small inodes)
+ * earlier than the write: a save in the build's first such interval is
+ * not seen.
+ */
+static void note_written(struct cache *c, const char *path,
+			 const struct stat *st)
+{
+	long long ctime_ns = (long long)st->st_ctim.tv_sec * 1000000000LL +
+			     st->st_ctim.tv_nsec;
+
+	if (!c->since || c->changed[0] || ctime_ns <= c->since ||
+	    under_exclude(c, path))
+		return;
+	snprintf(c->changed, sizeof(c->changed), "%s", path);
+	c->no_keep = true;
+}
+
 static bool excluded(const struct cache *c, const char *path, const char *name)
 {
 	int i;
@@ -670,7 +722,7 @@ static bool excluded(const struct cache *c, const char *path, const char *name)
 }
 
 /* Every file under path, in name order, by stat identity. */
-static void key_tree(struct sha256 *s, const struct cache *c, const char *path,
+static void key_tree(struct sha256 *s, struct cache *c, const char *path,
 		     int depth)
 {
 	struct dirent **ents;
@@ -684,6 +736,7 @@ static void key_tree(struct sha256 *s, const struct cache *c, const char *path,
 	}
 	if (!S_ISDIR(st.st_mode)) {
 		key_st(s, "input", path, &st);
+		note_written(c, path, &st);
 		return;
 	}
 	n = depth < 32 ? scandir(path, &ents, NULL, alphasort) : -1;
@@ -705,10 +758,11 @@ static void key_tree(struct sha256 *s, const struct cache *c, const char *path,
 }
 
 /* Every file a list names; false if there is no list. */
-static bool key_list(struct sha256 *s, const char *list)
+static bool key_list(struct sha256 *s, struct cache *c, const char *list)
 {
 	char *line = NULL;
 	size_t cap = 0;
+	struct stat st;
 	ssize_t n;
 	FILE *f = fopen(list, "r");
 
@@ -718,8 +772,14 @@ static bool key_list(struct sha256 *s, const char *list)
 	while ((n = getline(&line, &cap, f)) > 0) {
 		if (line[n - 1] == '\n')
 			line[n - 1] = 0;
-		if (*line)
-			key_stat(s, "listed", line);
+		if (!*line)
+			continue;
+		if (stat(line, &st)) {
+			key_str(s, "missing", line);
+		} else {
+			key_st(s, "listed", line, &st);
+			note_written(c, line, &st);
+		}
 	}
 	free(line);
 	fclose(f);
@@ -833,8 +893,8 @@ static void cache_key(struct cache *c, char **argv)
 	for (k = 0; k < c->nr_inputs; k++)
 		key_tree(&s, c, c->inputs[k], 0);
 	for (k = 0; k < c->nr_lists; k++)
-		if (!key_list(&s, c->lists[k]))
-			c->no_list = true;
+		if (!key_list(&s, c, c->lists[k]))
+			c->no_keep = true;
 	for (k = 0; k < c->nr_execs; k++)
 		key_execs(&s, c->execs[k]);
 	for (k = 0; k < c->nr_keys; k++)
@@ -842,7 +902,7 @@ static void cache_key(struct cache *c, char **argv)
 	/* What the key cannot follow (a git work tree's state): never kept. */
 	for (k = 0; k < c->nr_nevers; k++)
 		if (!access(c->nevers[k], F_OK))
-			c->no_list = true;
+			c->no_keep = true;
 	sha256_hex(&s, c->key);
 }
 
@@ -854,7 +914,7 @@ static bool cache_replay(const struct cache *c)
 	size_t n;
 	FILE *f;
 
-	if (c->off || c->no_list || !(f = fopen(c->path, "r")))
+	if (c->off || c->no_keep || !(f = fopen(c->path, "r")))
 		return false;
 	if (!fgets(head, sizeof(head), f) || strcmp(head, CACHE_MAGIC) ||
 	    !fgets(key, sizeof(key), f) || strncmp(key, c->key, 64) ||
@@ -886,7 +946,7 @@ static void cache_store(const struct cache *c, const char *build, int code,
 	struct out parts[2] = { { 0 }, *raw };
 	char when[64];
 
-	if (code || c->no_list) {
+	if (code || c->no_keep) {
 		unlink(c->path);
 		return;
 	}
@@ -990,10 +1050,20 @@ static void check_path(struct cache *c, const char *build, const char *name)
 	record_path(build, full, "cache", c->path);
 }
 
+/* --since NS: nanoseconds since the epoch, > 0. */
+static bool parse_since(struct cache *c, const char *v)
+{
+	char *end;
+
+	errno = 0;
+	c->since = strtoll(v, &end, 10);
+	return !errno && end != v && !*end && c->since > 0;
+}
+
 /*
- * BUILD NAME [--check] [--replay-only] [--input PATH | --exclude PATH |
- * --input-list FILE | --input-exec DIR | --key STRING | --never-if PATH]...
- * --.
+ * BUILD NAME [--check] [--replay-only] [--since NS] [--input PATH |
+ * --exclude PATH | --input-list FILE | --input-exec DIR | --key STRING |
+ * --never-if PATH]... --.
  */
 static int parse_args(int argc, char **argv, struct cache *c)
 {
@@ -1006,6 +1076,9 @@ static int parse_args(int argc, char **argv, struct cache *c)
 			c->check = true;
 		else if (!strcmp(argv[i], "--replay-only"))
 			c->replay_only = true;
+		else if (!strcmp(argv[i], "--since") && i + 1 < argc &&
+			 parse_since(c, argv[i + 1]))
+			i++;
 		else if (i + 1 >= argc || !add_opt(c, argv[i], argv[i + 1]))
 			return -1;
 		else
@@ -1035,7 +1108,7 @@ int main(int argc, char **argv)
 	first = argc >= 3 ? parse_args(argc, argv, &cache) : -1;
 	if (first < 0) {
 		fprintf(stderr,
-			"usage: run-suite BUILD NAME [--check] [--replay-only] [--input PATH] [--exclude PATH] [--input-list FILE] [--input-exec DIR] [--key STRING] [--never-if PATH] -- BINARY [ARGS]\n");
+			"usage: run-suite BUILD NAME [--check] [--replay-only] [--since NS] [--input PATH] [--exclude PATH] [--input-list FILE] [--input-exec DIR] [--key STRING] [--never-if PATH] -- BINARY [ARGS]\n");
 		return 2;
 	}
 	cmd = argv + first;
@@ -1084,6 +1157,14 @@ int main(int argc, char **argv)
 	puts_(&rec, num);
 	if (!cache.check)
 		write_record(argv[1], argv[2], &rec);
+	if (cache.changed[0]) {
+		/* named by the user's path, as every line */
+		puts_(&rest, "run-suite: ");
+		puts_(&rest, cache.changed);
+		puts_(&rest,
+		      " was written after this run's build began: its result is not kept (the next run builds and runs again)\n");
+		pass_lines(&rest, NULL, t, true);
+	}
 	cache_store(&cache, argv[1], code, started, &raw);
 	if (code < 0) {
 		signal(-code, SIG_DFL);

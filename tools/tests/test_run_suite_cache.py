@@ -173,7 +173,8 @@ def checkwork(work):
     return work
 
 
-def check(harness, w, replay_only=False, extra_env=None, key="k1"):
+def check(harness, w, replay_only=False, extra_env=None, key="k1",
+          extra=()):
     env = dict(os.environ)
     env.pop("NAPITEST_NO_CACHE", None)
     env.update(extra_env or {})
@@ -184,7 +185,7 @@ def check(harness, w, replay_only=False, extra_env=None, key="k1"):
             "--never-if", str(w / ".git-maybe" / ".git")]
     if replay_only:
         args.append("--replay-only")
-    r = subprocess.run(args + ["--", str(w / "suite")],
+    r = subprocess.run(args + list(extra) + ["--", str(w / "suite")],
                        capture_output=True, text=True, env=env)
     runs = (w / "runs").read_text().count("run") \
         if (w / "runs").exists() else 0
@@ -231,6 +232,71 @@ def test_check_any_change_of_the_key_is_not_replayed(harness, checkwork,
     assert (rc, out, runs) == (3, "", 1)
 
 
+def written_after(path, text, since):
+    """Write path until its ctime is past since (a ctime may be taken from
+    the coarse clock, and truncated to the file system's granularity)."""
+    for _ in range(3000):
+        path.write_text(text)
+        if os.stat(path).st_ctime_ns > since:
+            return
+        time.sleep(0.001)
+    raise AssertionError(f"{path}: ctime never passed {since}")
+
+
+@pytest.mark.parametrize("what", ["listed", "input"])
+def test_check_an_input_written_during_the_build_is_not_kept(
+        harness, checkwork, what):
+    """--since: the build began, then the user saved a file the key
+    covers, before the key was taken.  The run tests what was built
+    before; kept, its output would be replayed for the file as saved."""
+    w = checkwork
+    since = time.time_ns()
+    written_after(w / ("dep" if what == "listed" else "in/a"), "2\n", since)
+    rc, out, runs = check(harness, w, extra=["--since", str(since)])
+    assert (rc, runs) == (0, 1)
+    assert out.endswith(" was written after this run's build began: its "
+                        "result is not kept (the next run builds and runs "
+                        "again)\n")
+    assert check(harness, w, replay_only=True) == (3, "", 1)
+
+
+def test_check_a_tree_file_named_through_a_link_in_the_build_is_not_kept(
+        harness, checkwork):
+    """make check KSRC=: the extraction's depfile names the tree through
+    BUILD/<id>/tree, a link to the user's tree, under the --exclude'd
+    build directory; the file is the tree's, not the build's."""
+    w = checkwork
+    (w / "tree").mkdir()
+    (w / "tree" / "smp.c").write_text("1\n")
+    (w / "built").mkdir()
+    os.symlink(w / "tree", w / "built" / "tree")
+    (w / "list").write_text(f"{w / 'built' / 'tree' / 'smp.c'}\n")
+    since = time.time_ns()
+    written_after(w / "tree" / "smp.c", "2\n", since)
+    rc, out, runs = check(harness, w, extra=["--since", str(since),
+                                             "--exclude", str(w / "built")])
+    assert (rc, runs) == (0, 1)
+    assert f"run-suite: {w / 'built' / 'tree' / 'smp.c'} was written" in out
+    assert check(harness, w, replay_only=True,
+                 extra=["--exclude", str(w / "built")]) == (3, "", 1)
+
+
+def test_check_the_builds_own_files_written_during_it_are_kept(
+        harness, checkwork):
+    """What the build itself writes (under an --exclude PATH: the build
+    directories) and inputs written before it began do not stop a keep."""
+    w = checkwork
+    (w / "built").mkdir()
+    (w / "list").write_text(f"{w / 'dep'}\n{w / 'built' / 'obj'}\n")
+    since = time.time_ns()
+    written_after(w / "built" / "obj", "o\n", since)
+    rc, out, runs = check(harness, w, extra=["--since", str(since),
+                                             "--exclude", str(w / "built")])
+    assert (rc, out, runs) == (0, "out\n", 1)
+    assert check(harness, w, replay_only=True,
+                 extra=["--exclude", str(w / "built")])[0] == 0
+
+
 def test_check_a_failure_is_never_replayed(harness, checkwork):
     w = checkwork
     rc, _, runs = check(harness, w, extra_env={"SUITE_EXIT": "1"})
@@ -260,6 +326,7 @@ def test_make_check_keys_what_its_tests_and_build_depend_on(tmp_path):
     nothing"), the same for the replay and the kept run."""
     root = os.path.dirname(os.path.dirname(HERE))
     build = tmp_path / "b"
+    t0 = time.time_ns()
     out = subprocess.run(["make", "-C", root, "-n", "check",
                           f"BUILD={build}"], capture_output=True,
                          text=True, check=True, env=plain_make_env()).stdout
@@ -278,6 +345,11 @@ def test_make_check_keys_what_its_tests_and_build_depend_on(tmp_path):
                      f"--input-list '{bd}/results/check-inputs.txt'",
                      '"$@"', "--key 'check|"]:
             assert part in cmd, part
+    # The kept run's: when make check began, before the parse and the
+    # configure step read anything (CHECK_SINCE, taken at the parse).
+    since = re.search(r"--since '(\d+)'", cmds[1])
+    assert since and "--since" not in cmds[0]
+    assert t0 <= int(since.group(1)) <= time.time_ns()
     # CHECK_INPUTS: ninja's dependency log, the extraction's depfiles, the
     # series' files in the tree and its Makefile.
     for part in ["-t deps |", "-m napitest.check_inputs",
