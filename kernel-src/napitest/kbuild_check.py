@@ -6,7 +6,10 @@
 
 The userspace suites compile only the manifest's functions; a tree whose
 other code does not build would pass them.  This builds the tree's whole
-net/core/dev.c, net/core/skbuff.c and kernel/softirq.c with the tree's own
+net/core/dev.c, net/core/skbuff.c and kernel/softirq.c, and the other files
+of net/core that use struct softnet_data, which the series changes
+(net-procfs.c, netpoll.c, sysctl_net_core.c: a field moved under another
+#ifdef breaks them alone), with the tree's own
 Makefile, in a scratch O= directory under DIR (the tree is only read), with
 ccache, in the kernel configuration that stands for CONFIG, one of the
 matrix's configurations:
@@ -75,7 +78,13 @@ PROG = "kbuild-check"
 HERE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "kernel-src")
 
-OBJS = ("net/core/dev.o", "net/core/skbuff.o", "kernel/softirq.o")
+# The files the series changes, and the others that read struct
+# softnet_data (include/linux/netdevice.h's, which the series changes): every
+# one the matrix's kernel configurations build (x86_64_defconfig has no
+# CONFIG_XFRM_OFFLOAD, for net/xfrm/xfrm_device.c).
+OBJS = ("net/core/dev.o", "net/core/skbuff.o", "kernel/softirq.o",
+        "net/core/net-procfs.o", "net/core/netpoll.o",
+        "net/core/sysctl_net_core.o")
 # Kconfig fragments on top of x86_64_defconfig: (enable, disable, want).
 KCONFIGS = {
     "rps": (("RPS", "DEBUG_NET"), (),

@@ -186,8 +186,12 @@ def full_tree(root, **kw):
     """fake_tree() with the files check() wants of a full tree."""
     fake_tree(root, **kw)
     for rel in ("scripts/Makefile.build", "arch/x86/Makefile",
-                "scripts/config", "net/core/skbuff.c", "kernel/softirq.c"):
+                "scripts/config"):
         touch(root, rel)
+    # every object's source (dev.c has its own text)
+    for o in kbuild_check.OBJS:
+        if not os.path.exists(os.path.join(root, o[:-2] + ".c")):
+            touch(root, o[:-2] + ".c")
     return root
 
 
@@ -385,6 +389,41 @@ def test_check_after_a_failed_build_rebuilds_the_objects(tmp_path):
     dev_o, gen = fake.calls[2]
     assert not dev_o, "dev.o of before the failed build kept"
     assert gen not in (None, 0), "O= tree re-dated at the epoch"
+
+
+class SoftnetUserFails(FakeKbuild):
+    """FakeKbuild where only net-procfs.c, a reader of struct softnet_data
+    outside the files the series changes, does not build (a field moved
+    under #ifdef CONFIG_RPS)."""
+
+    BAD = "net/core/net-procfs.o"
+
+    def __call__(self, src, kb, env, logf, jobs, extra=(), strict=True,
+                 objs=()):
+        res = super().__call__(src, kb, env, logf, jobs, extra, strict,
+                               [o for o in objs if o != self.BAD])
+        if self.BAD in objs:
+            with open(logf, "a") as f:
+                f.write(f"{os.path.realpath(src)}/net/core/net-procfs.c:176:"
+                        "22: error: 'struct softnet_data' has no member "
+                        "named 'received_rps'\n")
+            res[self.BAD] = ("FAIL", "error")
+        return res
+
+
+def test_a_reader_of_softnet_data_that_does_not_build_fails(
+        tmp_path, capsys):
+    """The series changes struct softnet_data: the other files of net/core
+    that read it are built too, and one that does not build fails the
+    check at its line."""
+    kc = kbuild_check
+    top = str(tmp_path / "kb")
+    a = full_tree(str(tmp_path / "a"))
+    assert run_check(kc, top, a, SoftnetUserFails()) == 1
+    assert stamps(top) == []
+    out = capsys.readouterr().out
+    assert "kbuild rps: build failed: net/core/net-procfs.c:176:22: error: " \
+        "'struct softnet_data' has no member named 'received_rps'" in out
 
 
 class EditedDuringKbuild(FakeKbuild):
