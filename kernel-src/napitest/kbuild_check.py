@@ -6,12 +6,14 @@
 
 The userspace suites compile only the manifest's functions; a tree whose
 other code does not build would pass them.  This builds the tree's whole
-net/core/dev.c, net/core/skbuff.c and kernel/softirq.c, and the other files
-of net/core that use struct softnet_data, which the series changes
-(net-procfs.c, netpoll.c, sysctl_net_core.c: a field moved under another
-#ifdef breaks them alone), with the tree's own
-Makefile, in a scratch O= directory under DIR (the tree is only read), with
-ccache, in the kernel configuration that stands for CONFIG, one of the
+net/core/dev.c, net/core/skbuff.c, kernel/softirq.c, kernel/smp.c,
+kernel/smpboot.c (and net/core/hotdata.c where it has one): the .c files
+the suites run functions of; and the other files of net/core that use
+struct softnet_data, which the series changes (net-procfs.c, netpoll.c,
+sysctl_net_core.c: a field moved under another #ifdef breaks them alone),
+with the tree's own Makefile, in a scratch O= directory under DIR (the
+tree is only read), with ccache, in the kernel configuration that stands
+for CONFIG, one of the
 matrix's configurations:
 
   rps, rps-threads      x86_64_defconfig + CONFIG_RPS=y CONFIG_DEBUG_NET=y
@@ -78,13 +80,25 @@ PROG = "kbuild-check"
 HERE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "kernel-src")
 
-# The files the series changes, and the others that read struct
-# softnet_data (include/linux/netdevice.h's, which the series changes): every
-# one the matrix's kernel configurations build (x86_64_defconfig has no
-# CONFIG_XFRM_OFFLOAD, for net/xfrm/xfrm_device.c).
+# The .c files of the manifest (kernel-src/manifest: the suites run
+# functions of each), and the other files that read struct softnet_data
+# (include/linux/netdevice.h's, which the series changes): every one the
+# matrix's kernel configurations build (x86_64_defconfig has no
+# CONFIG_XFRM_OFFLOAD, for net/xfrm/xfrm_device.c).  OPTIONAL_OBJS: where
+# the tree has the source (net/core/hotdata.c: v6.9+); objs_of().
 OBJS = ("net/core/dev.o", "net/core/skbuff.o", "kernel/softirq.o",
+        "kernel/smp.o", "kernel/smpboot.o",
         "net/core/net-procfs.o", "net/core/netpoll.o",
         "net/core/sysctl_net_core.o")
+OPTIONAL_OBJS = ("net/core/hotdata.o",)
+
+
+def objs_of(tree):
+    """The objects kbuild-check builds of tree."""
+    return OBJS + tuple(o for o in OPTIONAL_OBJS if os.path.isfile(
+        os.path.join(tree, o[:-2] + ".c")))
+
+
 # Kconfig fragments on top of x86_64_defconfig: (enable, disable, want).
 KCONFIGS = {
     "rps": (("RPS", "DEBUG_NET"), (),
@@ -210,14 +224,15 @@ KCONFIG_FILES = ("arch/x86/configs/x86_64_defconfig", "arch/x86/Kconfig",
 def stamp_path(top, tree, view, makeargs):
     """Stamps are keyed by the view, this checker, the compiler and the
     objects' own sources; the digest of every dependency is inside."""
+    objs = objs_of(tree)
     h = hashlib.sha256(repr((view, KCONFIGS[view], makeargs,
-                             OBJS)).encode())
+                             objs)).encode())
     for f in (__file__, kbuild_module.__file__):
         with open(f, "rb") as fh:
             h.update(fh.read())
     rc, out = run(["gcc", "--version"])
     h.update(out.encode())
-    srcs = content_digest(tree, [o[:-2] + ".c" for o in OBJS] + ["Makefile"])
+    srcs = content_digest(tree, [o[:-2] + ".c" for o in objs] + ["Makefile"])
     if srcs is None:
         return None
     return os.path.join(top, "stamps",
@@ -294,7 +309,7 @@ def kconfig_deps(kb):
     return deps
 
 
-# The make files kbuild reads to build OBJS (besides each object's own
+# The make files kbuild reads to build objs_of() (besides each object's own
 # directory and its parents): a change there can break or change a build.
 MAKE_FILE_DIRS = ("", "scripts", "arch/x86")
 MAKE_FILE_RX = re.compile(r"^(Makefile.*|Kbuild.*|.*\.include)$")
@@ -302,7 +317,7 @@ MAKE_FILE_RX = re.compile(r"^(Makefile.*|Kbuild.*|.*\.include)$")
 
 def makefile_deps(tree):
     dirs = set(MAKE_FILE_DIRS)
-    for o in OBJS:
+    for o in objs_of(tree):
         d = os.path.dirname(o)
         while d:
             dirs.add(d)
@@ -355,7 +370,7 @@ def write_stamp(stamp, tree, kb, what, src=None, since=None):
     deps = {f for f in KCONFIG_FILES if os.path.isfile(os.path.join(tree, f))}
     deps |= kconfig_deps(kb) | makefile_deps(tree)
     deps = {f for f in deps if os.path.isfile(os.path.join(tree, f))}
-    for o in OBJS:
+    for o in objs_of(tree):
         deps |= cmd_deps(kb, o, src)
     digests = file_digests(tree, deps)
     if digests is None:
@@ -394,7 +409,7 @@ def write_deps_out(a, stamp):
 
 
 SLOTS = 4		# O= slots per DIR: the least recently used is reused
-SOURCES = {o[:-2] + ".c" for o in OBJS}
+SOURCES = {o[:-2] + ".c" for o in OBJS + OPTIONAL_OBJS}
 
 
 def kernel_version(tree):
@@ -516,7 +531,7 @@ def enter_slot(top, tree, view):
         if not equal:
             # its .config is another Kconfig's: setup() makes it anew
             unconfigure(kb)
-        for o in OBJS:
+        for o in OBJS + OPTIONAL_OBJS:
             d, b = os.path.split(o)
             for f in (o, os.path.join(d, f".{b}.cmd")):
                 if os.path.exists(os.path.join(kb, f)):
@@ -550,19 +565,20 @@ def drop_stale(kb, src, tree, rec):
     if not rec or rec.get("tree") != tree:
         return []  # a new O= tree, or enter_slot() made it right
     files = rec.get("files")
-    drop, kconfig = list(OBJS), not files
+    objs = objs_of(tree)
+    drop, kconfig = list(objs), not files
     if files:
         changed = {rel for rel, sha in files.items()
                    if (file_digests(tree, [rel]) or {}).get(rel) != sha}
         deps = {}
-        for o in OBJS:
+        for o in objs:
             try:
                 deps[o] = cmd_deps(kb, o, src)
             except OSError:
                 deps[o] = None
         kconfig = any(is_kconfig(f, kb) for f in changed)
         if not kconfig:
-            drop = [o for o in OBJS if deps[o] is None or deps[o] & changed]
+            drop = [o for o in objs if deps[o] is None or deps[o] & changed]
     if kconfig and os.path.exists(os.path.join(kb, AUTO_CONF)):
         os.unlink(os.path.join(kb, AUTO_CONF))
     for o in drop:
@@ -676,7 +692,7 @@ class View:
         try:
             self.res = kbuild(self.src, self.kb, self.env, self.logf,
                               self.a.jobs, self.extra, strict=False,
-                              objs=OBJS)
+                              objs=objs_of(self.tree))
         except BaseException as e:  # re-raised by finish()
             self.error = e
 
@@ -791,7 +807,8 @@ def check(a):
         if what:
             if os.path.exists(v.logf):
                 os.unlink(v.logf)
-            print(f"kbuild {a.config}: ok: {' '.join(OBJS)} unchanged since "
+            print(f"kbuild {a.config}: ok: {' '.join(objs_of(tree))} "
+                  "unchanged since "
                   f"they last built ({what})")
             write_deps_out(a, v.stamp)
             return 0
@@ -818,7 +835,7 @@ def check(a):
                                      "why"))
         if not bad:
             write_deps_out(a, v.stamp)
-            print(f"kbuild {a.config}: ok: {' '.join(OBJS)} build "
+            print(f"kbuild {a.config}: ok: {' '.join(objs_of(tree))} build "
                   f"({v.what}; {time.time() - t0:.1f} s; O= {v.kb}, "
                   f"{v.how})")
             return 0

@@ -8,6 +8,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import sys
 import time
 from unittest import mock
@@ -15,6 +16,8 @@ from unittest import mock
 import pytest
 
 from napitest import kbuild_check
+
+HERE_TESTS = os.path.dirname(os.path.abspath(__file__))
 
 
 def touch(root, rel, text="x\n"):
@@ -424,6 +427,44 @@ def test_a_reader_of_softnet_data_that_does_not_build_fails(
     out = capsys.readouterr().out
     assert "kbuild rps: build failed: net/core/net-procfs.c:176:22: error: " \
         "'struct softnet_data' has no member named 'received_rps'" in out
+
+
+class ObjsKbuild(FakeKbuild):
+    """FakeKbuild that notes the objects it was asked for."""
+
+    def __call__(self, src, kb, env, logf, jobs, extra=(), strict=True,
+                 objs=()):
+        self.asked = list(objs)
+        return super().__call__(src, kb, env, logf, jobs, extra, strict,
+                                objs)
+
+
+def manifest_c_files():
+    """(file, optional) of every .c file kernel-src/manifest names."""
+    root = os.path.dirname(os.path.dirname(HERE_TESTS))
+    with open(os.path.join(root, "kernel-src", "manifest")) as f:
+        return [(m.group(2), bool(m.group(1))) for m in
+                (re.match(r"file(\??)\s+(\S+\.c)\s*$", line) for line in f)
+                if m]
+
+
+@pytest.mark.parametrize("hotdata", [False, True])
+def test_every_c_file_of_the_manifest_is_built(tmp_path, hotdata):
+    """Every .c file the manifest names is built, an optional one
+    (net/core/hotdata.c, v6.9+) where the tree has it: the suites run
+    functions of each, and the rest of such a file must build too."""
+    kc = kbuild_check
+    a = full_tree(str(tmp_path / "a"))
+    files = manifest_c_files()
+    assert ("net/core/hotdata.c", True) in files and len(files) >= 6
+    want = {f[:-2] + ".o" for f, optional in files
+            if hotdata or not optional}
+    for o in want:
+        touch(a, o[:-2] + ".c")
+    fake = ObjsKbuild()
+    assert run_check(kc, str(tmp_path / "kb"), a, fake) == 0
+    assert want <= set(fake.asked)
+    assert hotdata == ("net/core/hotdata.o" in fake.asked)
 
 
 class EditedDuringKbuild(FakeKbuild):
