@@ -7,14 +7,13 @@
 The userspace suites compile only the manifest's functions; a tree whose
 other code does not build would pass them.  This builds the tree's whole
 net/core/dev.c, net/core/skbuff.c, kernel/softirq.c, kernel/smp.c,
-kernel/smpboot.c (and net/core/hotdata.c where it has one): the .c files
-the suites run functions of; and the other files of net/core that use
-struct softnet_data, which the series changes (net-procfs.c, netpoll.c,
-sysctl_net_core.c: a field moved under another #ifdef breaks them alone),
-with the tree's own Makefile, in a scratch O= directory under DIR (the
-tree is only read), with ccache, in the kernel configuration that stands
-for CONFIG, one of the
-matrix's configurations:
+kernel/smpboot.c (and net/core/hotdata.c where it has one): the .c
+files the manifest takes definitions from; and the other files of
+net/core that use struct softnet_data, which the series changes
+(net-procfs.c, netpoll.c, sysctl_net_core.c: a field moved under another
+#ifdef breaks them alone), with the tree's own Makefile, in a scratch O=
+directory under DIR (the tree is only read), with ccache, in the kernel
+configuration that stands for CONFIG, one of the matrix's configurations:
 
   rps, rps-threads      x86_64_defconfig + CONFIG_RPS=y CONFIG_DEBUG_NET=y
                         (threads are a boot parameter, not a config option)
@@ -83,8 +82,9 @@ HERE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
 # The .c files of the manifest (kernel-src/manifest: the suites run
 # functions of each), and the other files that read struct softnet_data
 # (include/linux/netdevice.h's, which the series changes): every one the
-# matrix's kernel configurations build (x86_64_defconfig has no
-# CONFIG_XFRM_OFFLOAD, for net/xfrm/xfrm_device.c).  OPTIONAL_OBJS: where
+# matrix's kernel configurations build (x86_64_defconfig has neither
+# CONFIG_XFRM_OFFLOAD, under which net/xfrm/xfrm_device.c reads it, nor
+# CONFIG_NET_ACT_MIRRED, for v6.12's net/sched/act_mirred.c).  OPTIONAL_OBJS: where
 # the tree has the source (net/core/hotdata.c: v6.9+); objs_of().
 OBJS = ("net/core/dev.o", "net/core/skbuff.o", "kernel/softirq.o",
         "kernel/smp.o", "kernel/smpboot.o",

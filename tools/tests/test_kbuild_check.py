@@ -394,39 +394,58 @@ def test_check_after_a_failed_build_rebuilds_the_objects(tmp_path):
     assert gen not in (None, 0), "O= tree re-dated at the epoch"
 
 
-class SoftnetUserFails(FakeKbuild):
-    """FakeKbuild where only net-procfs.c, a reader of struct softnet_data
-    outside the files the series changes, does not build (a field moved
-    under #ifdef CONFIG_RPS)."""
+class OneObjectFails(FakeKbuild):
+    """FakeKbuild where only bad (an object) does not build: the compiler's
+    error at line 176 of its source."""
 
-    BAD = "net/core/net-procfs.o"
+    def __init__(self, bad):
+        super().__init__()
+        self.bad = bad
 
     def __call__(self, src, kb, env, logf, jobs, extra=(), strict=True,
                  objs=()):
         res = super().__call__(src, kb, env, logf, jobs, extra, strict,
-                               [o for o in objs if o != self.BAD])
-        if self.BAD in objs:
+                               [o for o in objs if o != self.bad])
+        if self.bad in objs:
             with open(logf, "a") as f:
-                f.write(f"{os.path.realpath(src)}/net/core/net-procfs.c:176:"
+                f.write(f"{os.path.realpath(src)}/{self.bad[:-2]}.c:176:"
                         "22: error: 'struct softnet_data' has no member "
                         "named 'received_rps'\n")
-            res[self.BAD] = ("FAIL", "error")
+            res[self.bad] = ("FAIL", "error")
         return res
 
 
+@pytest.mark.parametrize("bad", ["net/core/net-procfs.o",
+                                 "net/core/netpoll.o",
+                                 "net/core/sysctl_net_core.o"])
 def test_a_reader_of_softnet_data_that_does_not_build_fails(
-        tmp_path, capsys):
+        tmp_path, capsys, bad):
     """The series changes struct softnet_data: the other files of net/core
-    that read it are built too, and one that does not build fails the
-    check at its line."""
+    that read it are built too, and one that does not build (a field
+    moved under #ifdef CONFIG_RPS) fails the check at its line."""
     kc = kbuild_check
     top = str(tmp_path / "kb")
     a = full_tree(str(tmp_path / "a"))
-    assert run_check(kc, top, a, SoftnetUserFails()) == 1
+    touch(a, bad[:-2] + ".c")
+    assert run_check(kc, top, a, OneObjectFails(bad)) == 1
     assert stamps(top) == []
     out = capsys.readouterr().out
-    assert "kbuild rps: build failed: net/core/net-procfs.c:176:22: error: " \
+    assert f"kbuild rps: build failed: {bad[:-2]}.c:176:22: error: " \
         "'struct softnet_data' has no member named 'received_rps'" in out
+
+
+def test_an_edit_of_an_optional_object_is_built_again(tmp_path):
+    """net/core/hotdata.c (v6.9+) is in the stamp like every object's
+    source: an edit that breaks it misses the stamp and is built."""
+    kc = kbuild_check
+    top = str(tmp_path / "kb")
+    a = full_tree(str(tmp_path / "a"))
+    touch(a, "net/core/hotdata.c", "int ok;\n")
+    assert run_check(kc, top, a, FakeKbuild()) == 0
+    assert len(stamps(top)) == 1
+    touch(a, "net/core/hotdata.c", "int broken(;\n")
+    assert run_check(kc, top, a,
+                     OneObjectFails("net/core/hotdata.o")) == 1
 
 
 class ObjsKbuild(FakeKbuild):
