@@ -109,44 +109,45 @@ def kbuild_setup(tree, kb, env, logf, enable=("RPS",), disable=(),
 
 def kbuild(tree, kb, env, logf, jobs, extra=(), strict=True, objs=OBJS):
     """Build the objects; return {obj: (status, detail)}.  All in one
-    make first; if that fails, each alone, so that a failure is pinned on
-    the object that has it (a failed compile leaves the previous build's
-    .o in place, so its presence proves nothing)."""
+    make (-k); if that fails, the objects are removed and the same make
+    runs once more, so that a failure is pinned on the object that has
+    it: a failed compile leaves the previous build's .o in place, so its
+    presence after the first make proves nothing, after the second it
+    does (the objects that build are ccache's hits then)."""
     before = {o: obj_state(kb, o) for o in objs}
     mk = ["make", "-C", tree, f"O={kb}", f"-j{jobs}", "-k"] + \
         env["MAKEARGS"] + list(extra)
     rc, out = run(mk + list(objs), logf=logf)
-    outs = {o: out for o in objs}
-    rcs = {o: rc for o in objs}
     if rc:
         for o in objs:
-            rcs[o], o_out = run(mk + [o], logf=logf)
-            outs[o] = out + "\n" + o_out
+            if os.path.exists(os.path.join(kb, o)):
+                os.unlink(os.path.join(kb, o))
+        rc, again = run(mk + list(objs), logf=logf)
+        out += "\n" + again
+    lines = out.splitlines()
     res = {}
     for o in objs:
         src = o[:-2] + ".c"
-        lines = outs[o].splitlines()
         errs = [line for line in lines if re.search(
             re.escape(src) + r":\d+:\d+: error:", line)]
         warns = sorted({line for line in lines if re.search(
             re.escape(src) + r":\d+:\d+: warning:", line)})
         now = obj_state(kb, o)
-        if rcs[o] or now is None:
+        if now is None:
             res[o] = ("FAIL", first_lines(errs) or
                       first_lines([line for line in lines if "rror" in line])
-                      or f"make exited {rcs[o]}")
+                      or f"make exited {rc}")
         elif now != before[o]:
             res[o] = ("ok" if not warns else f"ok, {len(warns)} warning(s)",
                       first_lines(warns))
         else:
             res[o] = ("ok (unchanged)", "")
     if rc and all(st != "FAIL" for st, _ in res.values()):
-        raise ToolError(f"kbuild of {' '.join(objs)} failed although each "
-                        f"builds alone (see {logf})")
+        raise ToolError(f"kbuild of {' '.join(objs)} failed although every "
+                        f"one was built (see {logf})")
     srcs = "|".join(re.escape(o[:-2]) for o in objs)
-    if all(st == "FAIL" for st, _ in res.values()) and not any(
-            re.search(rf"({srcs})\.c:\d+:\d+: error:", outs[o])
-            for o in objs):
+    if all(st == "FAIL" for st, _ in res.values()) and not re.search(
+            rf"({srcs})\.c:\d+:\d+: error:", out):
         # Nothing pins it on the objects' files: the prepare stage failed.
         if strict:
             raise ToolError(f"kbuild failed before reaching "

@@ -486,6 +486,50 @@ def test_every_c_file_of_the_manifest_is_built(tmp_path, hotdata):
     assert hotdata == ("net/core/hotdata.o" in fake.asked)
 
 
+class FakeMake:
+    """kbuild.run() as make -k of single targets: each object in bad
+    fails (its compiler's error; the previous .o stays), the others are
+    built."""
+
+    def __init__(self, bad):
+        self.bad, self.calls = set(bad), []
+
+    def __call__(self, cmd, cwd=None, env=None, logf=None, shell=False):
+        self.calls.append(cmd)
+        kb = next(a[2:] for a in cmd if a.startswith("O="))
+        out = []
+        for o in (a for a in cmd if a.endswith(".o")):
+            if o in self.bad:
+                out.append(f"/t/{o[:-2]}.c:3:1: error: bad")
+            else:
+                time.sleep(0.01)
+                touch(kb, o, "obj")
+        return (2 if out else 0), "\n".join(out)
+
+
+@pytest.mark.parametrize("bad", [[], ["kernel/smp.o"],
+                                 ["net/core/dev.o", "net/core/netpoll.o"]])
+def test_kbuild_pins_each_failure_in_two_makes(tmp_path, bad):
+    """One make -k of every object; if it fails, the objects removed and
+    one more: each object that does not build is FAIL with its error, even
+    with its .o of an earlier build in place; each that builds is ok.  Not
+    one make per object (each spends seconds before it compiles)."""
+    from napitest import kbuild as kb_module
+    kb = str(tmp_path / "kb")
+    objs = kbuild_check.OBJS
+    for o in objs:
+        touch(kb, o, "old")
+    make = FakeMake(bad)
+    with mock.patch.object(kb_module, "run", make):
+        res = kb_module.kbuild("/t", kb, {"MAKEARGS": []},
+                               str(tmp_path / "log"), 2, objs=objs)
+    assert len(make.calls) == (2 if bad else 1)
+    assert {o for o, (st, _) in res.items() if st == "FAIL"} == set(bad)
+    for o in bad:
+        assert res[o][1] == f"/t/{o[:-2]}.c:3:1: error: bad"
+    assert all(res[o][0] == "ok" for o in objs if o not in bad)
+
+
 class EditedDuringKbuild(FakeKbuild):
     """FakeKbuild while the user saves a header, in a later tick of the
     clock ctimes come from: the objects were compiled from the header
