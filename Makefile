@@ -240,6 +240,16 @@ CONF_GONE := $(strip $(foreach t,$(CONF_TREES),$(if $(wildcard $(t)/Makefile),,$
 CONF_INPUTS := Makefile $(wildcard kernel-src/prepare-tree kernel-src/resolve-tree \
 	kernel-src/trees.conf kernel-src/patches/* kernel-src/patches/*/*)
 
+# make check: an input of the configure step written after make check
+# began (its ctime after CHECK_SINCE) may not be what the step read, and
+# make compares dates only: the stamp is dated at the epoch, so that the
+# next run configures again (and run-suite keeps no result of this one).
+CONF_WRITTEN_SINCE = for f in $(CONF_INPUTS); do \
+		c=$$(stat -c %.9Z "$$f" | tr -d .); \
+		if [ "$$c" -gt $(CHECK_SINCE) ]; then touch -d @0 $(1); \
+			echo "configure: $$f was written during this run: the next run configures again" >&2; \
+			break; fi; \
+	done
 configure: $(CONF_STAMP) ## prepare the tree and configure the build directory
 $(CONF_STAMP): $(CONF_INPUTS) $(if $(CONF_GONE),FORCE)
 	@set -e; \
@@ -269,7 +279,8 @@ $(CONF_STAMP): $(CONF_INPUTS) $(if $(CONF_GONE),FORCE)
 			-DNAPITEST_COVERAGE=$(call ONOFF,$(COVERAGE)) \
 			-DNAPITEST_LINK_EACH_SUITE=$(call ONOFF,$(LINK_EACH_SUITE)) >/dev/null; \
 	fi; \
-	rm -f $(BUILD_DIR)/.configured-*; echo "$$trees" >$@
+	rm -f $(BUILD_DIR)/.configured-*; echo "$$trees" >$@; \
+	$(if $(CHECK_SINCE),$(call CONF_WRITTEN_SINCE,$@))
 
 FORCE:
 

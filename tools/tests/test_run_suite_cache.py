@@ -390,6 +390,38 @@ def test_make_check_key_names_the_tree_the_run_configured(tmp_path):
                       f"{build}/patched/results/kbuild-deps-rps.txt"]
 
 
+def test_make_check_configures_again_after_an_input_saved_during_it(
+        tmp_path):
+    """The configure step's stamp is a make target, newer than its inputs
+    once written: a patch saved while make check prepared the tree would
+    be taken as prepared by every later run.  Such a run dates the stamp
+    at the epoch; an input older than the run leaves it alone."""
+    root = os.path.dirname(os.path.dirname(HERE))
+    out = subprocess.run(["make", "-C", root, "-n", "check",
+                          f"BUILD={tmp_path / 'b'}"], capture_output=True,
+                         text=True, check=True, env=plain_make_env()).stdout
+    m = re.search(r"for f in ([^;]*); do\s*\\?\s*c=\$\(stat -c %\.9Z.*?done",
+                  out, re.S)
+    assert m, out
+    stamp = re.search(r"touch -d @0 (\S+);", m.group(0)).group(1)
+    os.makedirs(os.path.dirname(stamp))
+    with open(stamp, "w") as f:
+        f.write("/a/tree\n")
+    mtime = os.stat(stamp).st_mtime_ns
+
+    def run_loop(files):
+        loop = m.group(0).replace(m.group(1), files, 1)
+        return subprocess.run(["sh", "-c", loop], cwd=root,
+                              capture_output=True, text=True, check=True)
+    assert run_loop(m.group(1)).stderr == ""
+    assert os.stat(stamp).st_mtime_ns == mtime
+    saved = tmp_path / "0001-a.patch"
+    saved.write_text("patch\n")
+    r = run_loop(f"{m.group(1)} {saved}")
+    assert os.stat(stamp).st_mtime_ns == 0
+    assert f"configure: {saved} was written during this run" in r.stderr
+
+
 def test_make_i_check_is_neither_kept_nor_replayed(tmp_path):
     """Under make -i a failing check-run exits 0: such a run must not be
     kept as a pass (nor answered from the cache), or the next plain make
