@@ -355,6 +355,7 @@ class Worker:
                 "-DNAPITEST_FRAMEWORK_OPTIMIZE=-O0",
                 "-DNAPITEST_SUITES_BINARY=ON",
                 "-DNAPITEST_LINK_EACH_SUITE=ON",
+                "-DNAPITEST_SIM_UNITY=ON",
                 "-DNAPITEST_SANITIZE=OFF", "-DNAPITEST_COVERAGE=OFF"]
         if shutil.which("ccache"):
             args.append("-DCMAKE_C_COMPILER_LAUNCHER=ccache")

@@ -4,7 +4,10 @@
  * kernel facility: the simulator's equivalent of a debugger watchpoint,
  * checked at every shim hook.
  */
+/* (given on the command line in a unity build: NAPITEST_SIM_UNITY) */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <dlfcn.h>
 #include <execinfo.h>
 #include <stdarg.h>

@@ -97,7 +97,7 @@ static bool backtrack(void)
 	return false;
 }
 
-static void record(struct explore_result *r)
+static void record_schedule(struct explore_result *r)
 {
 	r->schedules++;
 	r->steps += exp_nr_steps;
@@ -199,7 +199,7 @@ static void run_scenario(const struct explore_scenario *s,
 	exp_prefix_len = 0;
 	for (;;) {
 		exp_execute();
-		record(r);
+		record_schedule(r);
 		/* One counterexample is enough unless all are wanted. */
 		if (r->violations && !all)
 			break;
@@ -216,7 +216,7 @@ static void run_scenario(const struct explore_scenario *s,
 	while (walks-- && !(r->violations && !all)) {
 		exp_prefix_len = 0;
 		exp_execute();
-		record(r);
+		record_schedule(r);
 		nwalks++;
 	}
 	exp_random_mode = false;

@@ -19,7 +19,7 @@ struct sim_warn sim_warns[SIM_MAX_WARNS];
 unsigned int sim_nr_warns;
 
 /* Counted as the kernel taints (TAINT_WARN); the first ones kept. */
-static void record(const char *file, int line, const char *msg)
+static void record_warn(const char *file, int line, const char *msg)
 {
 	struct sim_warn *w;
 
@@ -41,7 +41,7 @@ void sim_report(const char *file, int line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	record(file, line, text);
+	record_warn(file, line, text);
 }
 
 void sim_record_warn(const char *file, int line, const char *cond)
@@ -50,5 +50,5 @@ void sim_record_warn(const char *file, int line, const char *cond)
 
 	snprintf(msg, sizeof(msg), "WARNING: CPU: %d at %s:%d: %s",
 		 sim_cpu_id(), sim_tree_path(file), line, cond);
-	record(file, line, msg);
+	record_warn(file, line, msg);
 }
