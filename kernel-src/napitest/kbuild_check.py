@@ -31,8 +31,8 @@ keyed by the content of every file the objects were compiled from (kbuild's
 own dependency lists) and by the configuration: a rerun on the same content,
 at any path, is a few file reads.  A build during which one of those files
 was written (saved from an editor while make check runs) leaves no stamp:
-what it compiled may not be what the file now holds.  With --also (make check gives the
-matrix's configurations), a stamp miss also builds every other view that
+what it compiled may not be what the file now holds.  With --also (make
+check gives the matrix's configurations), a stamp miss also builds every other view that
 misses its stamp, each view's make beside the others': a kbuild spends
 seconds in its own make files and compiler probes before it compiles
 anything, and an edit of dev.c recompiles it in every view.
@@ -79,13 +79,14 @@ PROG = "kbuild-check"
 HERE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "kernel-src")
 
-# The .c files of the manifest (kernel-src/manifest: the suites run
-# functions of each), and the other files that read struct softnet_data
+# The .c files of the manifest (kernel-src/manifest takes definitions
+# from each), and the other files that read struct softnet_data
 # (include/linux/netdevice.h's, which the series changes): every one the
 # matrix's kernel configurations build (x86_64_defconfig has neither
 # CONFIG_XFRM_OFFLOAD, under which net/xfrm/xfrm_device.c reads it, nor
-# CONFIG_NET_ACT_MIRRED, for v6.12's net/sched/act_mirred.c).  OPTIONAL_OBJS: where
-# the tree has the source (net/core/hotdata.c: v6.9+); objs_of().
+# CONFIG_NET_ACT_MIRRED, for v6.12's net/sched/act_mirred.c).
+# OPTIONAL_OBJS: where the tree has the source (net/core/hotdata.c:
+# v6.9+); objs_of().
 OBJS = ("net/core/dev.o", "net/core/skbuff.o", "kernel/softirq.o",
         "kernel/smp.o", "kernel/smpboot.o",
         "net/core/net-procfs.o", "net/core/netpoll.o",

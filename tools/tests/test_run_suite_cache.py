@@ -420,6 +420,12 @@ def test_make_check_configures_again_after_an_input_saved_during_it(
     r = run_loop(f"{m.group(1)} {saved}")
     assert os.stat(stamp).st_mtime_ns == 0
     assert f"configure: {saved} was written during this run" in r.stderr
+    # An input removed during the run counts as written.
+    os.utime(stamp, ns=(mtime, mtime))
+    gone = tmp_path / "0002-b.patch"
+    r = run_loop(f"{m.group(1)} {gone}")
+    assert os.stat(stamp).st_mtime_ns == 0
+    assert f"configure: {gone} was written during this run" in r.stderr
 
 
 def test_make_i_check_is_neither_kept_nor_replayed(tmp_path):
