@@ -775,7 +775,8 @@ class Matrix:
             for _, obj in w.objects_each(self.reference(prefix)[1],
                                          f"ref-{prefix}", [cfg]):
                 return obj
-        return self.ref_objs.get((prefix, cfg), one)
+        # rps-threads compiles rps's kernel (Worker.kernel_of())
+        return self.ref_objs.get((prefix, w.kernel_of(cfg)), one)
 
     def replay(self, todo):
         """The hunks whose every verdict the cache holds (an earlier run

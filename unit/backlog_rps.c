@@ -10,11 +10,8 @@
 #define FLOOD 64
 
 /* Configurations where the backlog NAPI runs in backlog_napi/N threads. */
-#if defined(CONFIG_PREEMPT_RT) || NAPITEST_BACKLOG_THREADS
-#define WANT_THREADS 1
-#else
-#define WANT_THREADS 0
-#endif
+#define WANT_THREADS \
+	(IS_ENABLED(CONFIG_PREEMPT_RT) || napitest_thread_backlog_napi())
 
 static struct net_device test_dev = { .name = "sim0", .running = true };
 
@@ -96,10 +93,8 @@ static void v16_remote_enqueue(bool halted)
 		      "delivered(cpu1)=%lu\n",
 #ifdef CONFIG_PREEMPT_RT
 		      "rt-rps",
-#elif NAPITEST_BACKLOG_THREADS
-		      "rps-threads",
 #else
-		      "rps",
+		      napitest_thread_backlog_napi() ? "rps-threads" : "rps",
 #endif
 		      FLOOD, halted ? "halted" : "polling", ipis1, res1,
 		      sim_count(1, ttwu_queued) - c1.ttwu_queued,

@@ -80,7 +80,7 @@ static bool expect_threads(void)
 #ifdef CONFIG_PREEMPT_RT
 	return true;
 #else
-	return NAPITEST_BACKLOG_THREADS;
+	return napitest_thread_backlog_napi();
 #endif
 }
 

@@ -14,11 +14,8 @@
 #include "support/napitest.h"
 
 /* Backlog threads are used: always on RT, on request (thread_backlog_napi) else. */
-#if defined(CONFIG_PREEMPT_RT) || NAPITEST_BACKLOG_THREADS
-#define THREADS_ON 1
-#else
-#define THREADS_ON 0
-#endif
+#define THREADS_ON \
+	(IS_ENABLED(CONFIG_PREEMPT_RT) || napitest_thread_backlog_napi())
 
 #define DEFER_LOCK "&sd->defer_lock"
 

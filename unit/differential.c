@@ -12,7 +12,8 @@
 static struct net_device test_dev = { .name = "napitest", .running = true };
 
 /* Whether this configuration boots with backlog threads (RT always does). */
-#define WANT_THREADS (NAPITEST_BACKLOG_THREADS || IS_ENABLED(CONFIG_PREEMPT_RT))
+#define WANT_THREADS \
+	(IS_ENABLED(CONFIG_PREEMPT_RT) || napitest_thread_backlog_napi())
 
 static int setup(void **state)
 {

@@ -748,7 +748,7 @@ static const struct explore_scenario scn_f = {
 static void explore_f_defer_kick_vs_backlog_on_poll_list(void **state)
 {
 	(void)state;
-	if (!NAPITEST_BACKLOG_THREADS && !IS_ENABLED(CONFIG_PREEMPT_RT))
+	if (!napitest_thread_backlog_napi() && !IS_ENABLED(CONFIG_PREEMPT_RT))
 		skip(); /* no backlog threads: the kick is a csd, (c) */
 	if (!net_rx_left_to_ksoftirqd1_arises(scn_f.name))
 		skip();

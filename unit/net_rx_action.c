@@ -14,11 +14,8 @@
  */
 #define HAVE_IN_NET_RX_ACTION EXTRACTED_HAVE_softnet_data_in_net_rx_action
 
-#if defined(CONFIG_PREEMPT_RT) || NAPITEST_BACKLOG_THREADS
-#define WANT_THREADS 1
-#else
-#define WANT_THREADS 0
-#endif
+#define WANT_THREADS \
+	(IS_ENABLED(CONFIG_PREEMPT_RT) || napitest_thread_backlog_napi())
 
 static struct net_device test_dev = { .name = "sim0", .running = true };
 
@@ -315,7 +312,9 @@ static void v6_napi_schedule_rps_raise_only_outside_rx_action(void **state)
 	unsigned int qtail;
 
 	(void)state;
-#if defined(CONFIG_RPS) && !WANT_THREADS
+#ifdef CONFIG_RPS
+	if (WANT_THREADS)
+		skip(); /* no IPI path: backlog threads */
 	/* Inside net_rx_action(): no raise, IPI sent at the end. */
 	a_steer_to = 1;
 	sim_hardirq_enter();
@@ -350,7 +349,7 @@ static void v6_napi_schedule_rps_raise_only_outside_rx_action(void **state)
 	(void)sd;
 	(void)raises;
 	(void)qtail;
-	skip(); /* no IPI path: no RPS, or backlog threads */
+	skip(); /* no IPI path: no RPS */
 #endif
 }
 
@@ -632,7 +631,9 @@ static void v46_process_backlog_sends_pending_rps_ipis_first(void **state)
 	unsigned int qtail;
 
 	(void)state;
-#if defined(CONFIG_RPS) && !WANT_THREADS
+#ifdef CONFIG_RPS
+	if (WANT_THREADS)
+		skip(); /* no IPI path: backlog threads */
 	a_steer_to = 1;
 	schedule_from_hardirq(&napi_a);
 	/* netif_rx() of a packet for this CPU from the device interrupt. */
@@ -661,7 +662,7 @@ static void v46_process_backlog_sends_pending_rps_ipis_first(void **state)
 #else
 	(void)c;
 	(void)qtail;
-	skip(); /* no IPI path: no RPS, or backlog threads */
+	skip(); /* no IPI path: no RPS */
 #endif
 }
 

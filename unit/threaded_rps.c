@@ -23,11 +23,8 @@
 #define FLOOD 16
 
 /* Backlog threads are used: always on RT, on request (thread_backlog_napi) else. */
-#if defined(CONFIG_PREEMPT_RT) || NAPITEST_BACKLOG_THREADS
-#define THREADS_ON 1
-#else
-#define THREADS_ON 0
-#endif
+#define THREADS_ON \
+	(IS_ENABLED(CONFIG_PREEMPT_RT) || napitest_thread_backlog_napi())
 
 /* The lock class of every sk_buff_head lock (skb_queue_head_init()). */
 #define SKB_QUEUE_LOCK "sk_buff_head.lock"

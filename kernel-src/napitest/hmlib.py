@@ -459,6 +459,27 @@ class Worker:
             width = (width // 8 + 1) * 8 if ch == "\t" else width + 1
         return f"{m.group(1)}:{m.group(2)}:{width + 1}:" + err[m.end():]
 
+    def kernel_of(self, cfg):
+        """The configuration whose kernel objects (CMake's kernel-KCFG)
+        and binaries cfg runs: rps for rps-threads, which differs by the
+        boot parameter thread_backlog_napi alone (CMakeLists.txt,
+        kernel_of_CFG; napitest-kernel-objects.txt lists it)."""
+        if not hasattr(self, "_kernel_of"):
+            self._kernel_of = {}
+            lines = []
+            try:
+                if getattr(self, "bdir", None):
+                    with open(os.path.join(self.bdir, "napitest-kernel-"
+                                           "objects.txt")) as fh:
+                        lines = fh.read().splitlines()
+            except OSError:  # not configured: each its own
+                pass
+            for line in lines:
+                t, _, c = line.strip().partition(" ")
+                if t.startswith("kernel-"):
+                    self._kernel_of[c] = t[len("kernel-"):]
+        return self._kernel_of.get(cfg, cfg)
+
     def kernel_error(self, cfg):
         """The error of the extracted code (extracted/all.c, CMake's
         kernel-CFG) when it does not compile in cfg, else "".  Every
@@ -468,7 +489,7 @@ class Worker:
         simulator's, and it is the error a binary's build stops at.  A
         failure with no compiler error (an OOM kill, a full disk) is
         not one: "" (the binaries' builds then say what they say)."""
-        ok, err = self.build([f"kernel-{cfg}"])
+        ok, err = self.build([f"kernel-{self.kernel_of(cfg)}"])
         return "" if ok or not self.compiler_error else err
 
     def build_combined(self, cfg):
@@ -668,9 +689,14 @@ class Worker:
                           errors="surrogateescape") as fh:
                     fh.write(t)
         gen = norm
+        done = {}  # kernel configuration -> its object
         for cfg in cfgs or CONFIGS:
+            kcfg = self.kernel_of(cfg)
+            if kcfg in done:  # rps-threads: rps's object
+                yield cfg, done[kcfg]
+                continue
             e = [e for e in cc if e["file"].endswith("/extracted/all.c") and
-                 f"/kernel-{cfg}.dir/" in e["command"]][0]
+                 f"/kernel-{kcfg}.dir/" in e["command"]][0]
             a = [x for x in shlex.split(e["command"]) if x != "ccache"]
             o = os.path.join(SCRATCH, "obj", f"{tag}-{cfg}.o")
             os.makedirs(os.path.dirname(o), exist_ok=True)
@@ -692,12 +718,14 @@ class Worker:
                 return
             sh(["objcopy", "--strip-debug", "-R", ".comment", o])
             with open(o, "rb") as fh:
-                yield cfg, fh.read()
+                done[kcfg] = fh.read()
+            yield cfg, done[kcfg]
 
     def baseline(self, files, gen=None, share=(0, 1), only=None):
         """Failing tests of the unmodified patched tree (excluded as kills).
-        share (i, n): this worker builds and runs every n-th configuration
-        from the i-th, the other workers the rest: each binary is built
+        share (i, n): this worker builds and runs every n-th kernel
+        configuration from the i-th (kernel_of(): with the configurations
+        that run its binaries), the other workers the rest: each binary is built
         and run once (the suites are deterministic: one run of each binary
         is its result), not once per worker.  A worker builds another
         configuration when a variant first needs it, from the shared
@@ -708,7 +736,13 @@ class Worker:
         ok, err = self.prepare(files, gen)
         if not ok:
             raise SystemExit(f"the patched tree does not extract: {err}")
-        cfgs = CONFIGS[share[0]::share[1]]
+        # Shared out by kernel: rps-threads runs rps's binaries
+        # (kernel_of()), which one worker builds for both.
+        groups = {}
+        for c in CONFIGS:
+            groups.setdefault(self.kernel_of(c), []).append(c)
+        cfgs = [c for g in list(groups.values())[share[0]::share[1]]
+                for c in g]
         # One binary per configuration (build_combined()); every suite
         # binary only if one of those does not build, to say which.
         if not all([self.build_combined(c) for c in cfgs]):

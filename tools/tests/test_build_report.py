@@ -10,6 +10,7 @@ Run: pytest-3 tools/tests (CTest: tools-pytest, label tooling).
 
 import importlib.util
 import os
+import re
 from importlib.machinery import SourceFileLoader
 
 import pytest
@@ -17,8 +18,9 @@ import pytest
 TOOLS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CFGS = ["norps-threads", "rps-threads", "rt-rps", "norps", "rps"]
 OBJECTS = ("kernel-rt-rps rt-rps\nsim-rt-rps rt-rps\n"
-           "kernel-rps rps\nsim-rps rps\n"
+           "kernel-rps rps\nsim-rps rps\nsuites-rps rps\n"
            "kernel-rps rps-threads\nsim-rps rps-threads\n"
+           "suites-rps rps-threads\n"
            "kernel-norps norps-threads\nsim-norps norps-threads\n"
            "kernel-norps norps\nsim-norps norps\n")
 
@@ -41,9 +43,14 @@ def test_a_shared_kernel_unit_fails_every_configuration_linking_it(tmp_path):
     assert br.target_configs("CMakeFiles/kernel-norps.dir/kernel-tu/"
                              "tables.c.o", CFGS, shared) == \
         ["norps-threads", "norps"]
-    # A configuration's own steps: that configuration only.
+    # A configuration's own steps: that configuration only (its links).
     assert br.target_configs("suites-rps-threads", CFGS, shared) == \
         ["rps-threads"]
+    # The binaries rps-threads runs are rps's.
+    assert br.target_configs("suites-rps", CFGS, shared) == \
+        ["rps", "rps-threads"]
+    assert br.target_configs("CMakeFiles/suites-rps.dir/suites/limits.c.o",
+                             CFGS, shared) == ["rps", "rps-threads"]
     # The simulator's library too (rps-threads links sim-rps).
     assert br.target_configs("CMakeFiles/sim-rps.dir/sim.c.o", CFGS,
                              shared) == ["rps", "rps-threads"]
@@ -95,18 +102,23 @@ def test_report_names_each_configuration_of_a_failed_unit(tmp_path, capsys):
 
 def test_boot_parameter_configurations_share_the_simulator():
     # rps-threads and norps-threads differ from rps and norps by the boot
-    # parameter alone (NAPITEST_BACKLOG_THREADS, which no simulator file
-    # reads): they link those configurations' simulator library instead
-    # of compiling its files again.  Read from the build that runs this
-    # (CTest's tools-pytest names it).
+    # parameter thread_backlog_napi alone: they run those configurations'
+    # binaries (by links named -threads), and compile and link nothing
+    # of their own.  Read from the build that runs this (CTest's
+    # tools-pytest names it).
     bdir = os.environ.get("NAPITEST_BUILD_DIR")
     if not bdir:
         pytest.skip("NAPITEST_BUILD_DIR unset: run through CTest")
     with open(os.path.join(bdir, "build.ninja")) as f:
         ninja = f.read()
     for cfg, lib in (("rps-threads", "rps"), ("norps-threads", "norps")):
-        assert f"/sim-{cfg}.dir/" not in ninja
-        assert f"/sim-{lib}.dir/" in ninja
+        for t in ("sim", "support", "suites", "sim_checks", "explore_napi"):
+            assert f"/{t}-{cfg}.dir/" not in ninja
+            assert f"/{t}-{lib}.dir/" in ninja
+        for t in ("suites", "sim_checks", "explore_napi"):
+            assert re.search(rf"^build {t}-{cfg} .*: CUSTOM_COMMAND "
+                             rf"{t}-{lib}\b", ninja, re.M)
     shared = build_report().kernel_objects(bdir)
-    assert shared["sim-rps"] == ["rps", "rps-threads"]
-    assert shared["sim-norps"] == ["norps-threads", "norps"]
+    for t in ("sim", "suites", "explore_napi", "kernel"):
+        assert shared[f"{t}-rps"] == ["rps", "rps-threads"]
+        assert shared[f"{t}-norps"] == ["norps-threads", "norps"]

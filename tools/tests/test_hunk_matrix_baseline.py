@@ -42,6 +42,9 @@ def worker(H, fails, idx=0):
     w.prepare = lambda files, gen=None: (True, "")
     w.build = lambda targets: (True, "")
     w.suites = lambda: list(SUITES)
+    # as CMakeLists.txt's kernel_of_CFG (napitest-kernel-objects.txt)
+    w.kernel_of = {"rps-threads": "rps", "norps-threads": "norps"}.get
+    w.kernel_of = (lambda get: lambda cfg: get(cfg, cfg))(w.kernel_of)
 
     def run(suite, cfg):
         w.ran.append((suite, cfg))
@@ -61,6 +64,30 @@ def test_worker_baseline_runs_only_the_suites_asked(M):
     got = w.baseline({}, share=(0, len(H.CONFIGS)))
     assert w.ran == [("defer", H.CONFIGS[0]), ("explore_napi", H.CONFIGS[0])]
     assert got == {f"explore_napi:{H.CONFIGS[0]}:t"}
+
+
+def test_worker_baseline_shares_out_kernels_not_configurations(M):
+    """rps-threads runs rps's binaries: the worker that builds them runs
+    both, and the other worker neither."""
+    H = M.H
+    ran = []
+    for i in (0, 1):
+        w = worker(H, {}, idx=i)
+        w.baseline({}, share=(i, 2), only=H.KillOrder.cheap)
+        ran.append([cfg for _, cfg in w.ran])
+    assert ran == [["rt-rps", "norps-threads", "norps"],
+                   ["rps-threads", "rps"]]
+
+
+def test_kernel_of_reads_the_build(M, tmp_path):
+    H = M.H
+    w = H.Worker.__new__(H.Worker)
+    w.bdir = str(tmp_path)
+    (tmp_path / "napitest-kernel-objects.txt").write_text(
+        "kernel-rps rps\nsim-rps rps\nkernel-rps rps-threads\n"
+        "suites-rps rps-threads\nkernel-norps norps-threads\n")
+    assert [w.kernel_of(c) for c in H.CONFIGS] == \
+        ["rt-rps", "rps", "rps", "norps", "norps"]
 
 
 class Cache:

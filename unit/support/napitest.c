@@ -35,6 +35,18 @@ bool napitest_linked(const void *addr)
 	return addr != NULL;
 }
 
+/* glibc's basename of argv[0] (errno.h declares it with _GNU_SOURCE). */
+extern char *program_invocation_short_name;
+
+bool napitest_thread_backlog_napi(void)
+{
+	static const char suffix[] = "-threads";
+	const char *name = program_invocation_short_name;
+	size_t len = strlen(name), n = sizeof(suffix) - 1;
+
+	return len > n && !strcmp(name + len - n, suffix);
+}
+
 /*
  * What the assertion helpers describe by name: each CPU's backlog NAPI
  * state, defer_list and counters, watched from boot (sim/watch.h).  The
@@ -112,11 +124,14 @@ void napitest_boot(unsigned int nr_cpus)
 	sim_reset(nr_cpus);
 	napitest_watch_cpus(nr_cpus);
 #if EXTRACTED_HAVE_setup_backlog_napi_threads && !defined(CONFIG_PREEMPT_RT)
-	if (NAPITEST_BACKLOG_THREADS) {
+	if (napitest_thread_backlog_napi()) {
 		require_linked_definition(setup_backlog_napi_threads);
 		setup_backlog_napi_threads(NULL); /* thread_backlog_napi */
 	}
 #endif
+	if (getenv("NAPITEST_SAY_BOOT"))
+		printf("napitest: booted %s thread_backlog_napi\n",
+		       napitest_thread_backlog_napi() ? "with" : "without");
 	assert_int_equal(net_dev_init(), 0);
 	/* Let the per-CPU threads run their setup(). */
 	sim_run_all(1000);

@@ -60,10 +60,15 @@ unsigned int napitest_read_uint(const unsigned int *v);
 		 default: napitest_read_uint)(&(sd)->dropped)
 /* clang-format on */
 
-/* The configuration under test (CMake passes these; see unit/README.md). */
-#ifndef NAPITEST_BACKLOG_THREADS
-#define NAPITEST_BACKLOG_THREADS 0
-#endif
+/*
+ * The boot parameter thread_backlog_napi (patch 14's early_param): true in
+ * the configurations booted with it, whose names end in "-threads"
+ * (rps-threads, norps-threads; see unit/README.md).  Their kernel is that
+ * of the configuration without the suffix, as in a kernel, where the
+ * parameter is read at boot: SUITE-rps-threads runs the binary of
+ * SUITE-rps, and this reads the name the binary was started by.
+ */
+bool napitest_thread_backlog_napi(void);
 
 /*
  * A tree without a definition the test needs fails the test, naming what
