@@ -217,6 +217,10 @@ def parse_args():
     ap.add_argument("--classify-only", action="store_true",
                     help="stop after the mechanical classification")
     ap.add_argument("--only", help="comma-separated hunk ids (e.g. 14.3)")
+    ap.add_argument("--build-reports-only", action="store_true",
+                    help="write the reports to build/hunk-matrix only, not "
+                         "the committed hunk-matrix/matrix.md and guards.tsv "
+                         "(as --only does; hunk-matrix/bench)")
     return ap.parse_args()
 
 
@@ -999,7 +1003,7 @@ def write_guards(hunks, patched, args):
     text = INV.guards_text(rows)
     with open(os.path.join(OUT, "guards.tsv"), "w") as f:
         f.write(text)
-    if not args.only:
+    if not args.only and not args.build_reports_only:
         with open(os.path.join(HERE, "guards.tsv"), "w") as f:
             f.write(text)
 
@@ -1090,7 +1094,7 @@ def write_reports(hunks, timing, base_fail, listed, problems, args,
     text = "\n".join(md) + "\n"
     with open(os.path.join(OUT, "matrix.md"), "w") as f:
         f.write(text)
-    if not args.only:
+    if not args.only and not args.build_reports_only:
         shutil.copyfile(os.path.join(OUT, "matrix.md"),
                         os.path.join(HERE, "matrix.md"))
 

@@ -15,6 +15,7 @@ Run: pytest-3 tools/tests (CTest: tools-pytest, label tooling).
 import importlib
 import os
 import sys
+import types
 
 import pytest
 
@@ -200,3 +201,25 @@ def test_explorer_baseline_kept_per_binary(M):
     m = matrix(M, patched, cache)
     assert evaluate(M, m, {("explore_napi", CFG): ["t"]})[0] == "survived"
     assert m.ref_runs == []
+
+
+@pytest.mark.parametrize("bench", [False, True])
+def test_reports_committed_unless_build_reports_only(M, tmp_path,
+                                                     monkeypatch, bench):
+    """hunk-matrix/bench passes --build-reports-only: a timing run leaves
+    the committed matrix.md and guards.tsv as they are."""
+    here, out = tmp_path / "here", tmp_path / "out"
+    here.mkdir()
+    out.mkdir()
+    monkeypatch.setattr(M, "HERE", str(here))
+    monkeypatch.setattr(M, "OUT", str(out))
+    monkeypatch.setattr(M.HL, "locate", lambda patched: {})
+    monkeypatch.setattr(M.HL, "series_hunks", lambda: [])
+    args = types.SimpleNamespace(only=None, full=False,
+                                 build_reports_only=bench)
+    M.write_guards([], {}, args)
+    M.write_reports([], {}, set(), [], [], args)
+    assert sorted(os.listdir(out)) == ["guards.tsv", "matrix.md",
+                                       "matrix.tsv"]
+    assert sorted(os.listdir(here)) == \
+        ([] if bench else ["guards.tsv", "matrix.md"])
