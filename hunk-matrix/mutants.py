@@ -285,6 +285,10 @@ def main():
     ap.add_argument("--jobs", "-j", type=int, default=2)
     ap.add_argument("--functions", help="comma-separated function names")
     ap.add_argument("--edits", help="hand-written mutants (module doc)")
+    ap.add_argument("--build-reports-only", action="store_true",
+                    help="write mutants.md to build/hunk-matrix only, not "
+                         "the committed hunk-matrix/mutants.md "
+                         "(hunk-matrix/bench)")
     ap.add_argument("--unit-only", action="store_true",
                     help="with --edits: the unit suites only, no explorer")
     args = ap.parse_args()
@@ -407,8 +411,9 @@ def write_report(chosen, by_func, seed, args, elapsed):
     text = "\n".join(md) + "\n"
     with open(os.path.join(OUT, "mutants.md"), "w") as f:
         f.write(text)
-    with open(os.path.join(HERE, "mutants.md"), "w") as f:
-        f.write(text)
+    if not args.build_reports_only:
+        with open(os.path.join(HERE, "mutants.md"), "w") as f:
+            f.write(text)
 
 
 if __name__ == "__main__":

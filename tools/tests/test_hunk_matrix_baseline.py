@@ -14,6 +14,7 @@ Run: pytest-3 tools/tests (CTest: tools-pytest, label tooling).
 
 import importlib
 import os
+import re
 import sys
 import types
 
@@ -223,3 +224,31 @@ def test_reports_committed_unless_build_reports_only(M, tmp_path,
                                        "matrix.tsv"]
     assert sorted(os.listdir(here)) == \
         ([] if bench else ["guards.tsv", "matrix.md"])
+
+
+@pytest.mark.parametrize("bench", [False, True])
+def test_mutants_report_committed_unless_build_reports_only(
+        M, tmp_path, monkeypatch, bench):
+    """The same for mutants.py (hunk-matrix/bench --mutants)."""
+    mut = importlib.import_module("mutants")
+    here, out = tmp_path / "here", tmp_path / "out"
+    here.mkdir()
+    monkeypatch.setattr(mut, "HERE", str(here))
+    monkeypatch.setattr(mut, "OUT", str(out))
+    args = types.SimpleNamespace(build_reports_only=bench, per_function=2,
+                                 functions=None)
+    mut.write_report([], {}, 1, args, 0.0)
+    assert "mutants.md" in os.listdir(out)
+    assert os.listdir(here) == ([] if bench else ["mutants.md"])
+
+
+def test_bench_passes_build_reports_only(M, monkeypatch):
+    """Each run hunk-matrix/bench starts asks for it, and matrix.py takes
+    it from its command line."""
+    with open(os.path.join(HERE, "..", "..", "hunk-matrix", "bench")) as f:
+        runs = [line for line in f if re.search(r"(matrix|mutants)\.py\"",
+                                                line)]
+    assert len(runs) == 4
+    assert all("--build-reports-only" in line for line in runs)
+    monkeypatch.setattr(sys, "argv", ["matrix.py", "--build-reports-only"])
+    assert M.parse_args().build_reports_only
