@@ -257,7 +257,7 @@ $(CONF_STAMP): $(CONF_INPUTS) $(if $(CONF_GONE),FORCE)
 	@set -e; \
 	tree=$$(PYTHON='$(PYTHON_EXE)' kernel-src/resolve-tree '$(KSRC_ABS)' '$(TREE)'); \
 	trees=$$tree; seeds=; for s in $(SEED_LIST); do \
-		p=$$(kernel-src/prepare-tree $$s); \
+		p=$$(PYTHON='$(PYTHON_EXE)' kernel-src/prepare-tree $$s); \
 		seeds="$${seeds:+$$seeds;}$$s=$$p"; trees="$$trees $$p"; \
 	done; \
 	$(if $(KSRC),link='$(abspath $(BUILD_DIR))/tree'; \
@@ -292,7 +292,7 @@ coverage: ## gcov/lcov report on the tree's own lines
 	@$(MAKE) --no-print-directory build COVERAGE=1
 	@coverage/run '$(BUILD)/$(patsubst %-cov,%,$(TREE_ID))-cov' \
 		"$$(PYTHON='$(PYTHON_EXE)' kernel-src/resolve-tree '$(KSRC_ABS)' '$(TREE)')" \
-		'$(if $(KSRC),,$(if $(filter patched,$(TREE)),$$(kernel-src/prepare-tree base)))'
+		'$(if $(KSRC),,$(if $(filter patched,$(TREE)),$$(PYTHON='$(PYTHON_EXE)' kernel-src/prepare-tree base)))'
 
 # The interleaving explorer's scenarios (unit/explore_*.c) only.
 explore: ## the interleaving explorer's scenarios only
