@@ -17,9 +17,10 @@ Then, mechanically:
   * same definitions in another order -> equivalent (code motion);
   * equal after renaming the identifiers H renames -> equivalent (rename);
   * otherwise build + run the suites, config by config (rt-rps first), suite
-    by suite (a fixed order: cheap suites first, the explorer last),
-    stopping at the first failing test that passes on the patched tree
-    (--full: run all).
+    by suite (a fixed order: cheap suites first, the explorer last), the
+    binary that killed the same variant before (hunk-matrix/kill-order.tsv)
+    first of its kind, stopping at the first failing test that passes on
+    the patched tree (--full: run all, in the fixed order).
 Equivalent hunks must be listed in hunk-matrix/equivalent.md and vice versa.
 
 Every verdict is counted, never timed: a variant that hangs the simulation
@@ -46,6 +47,7 @@ import hmlib as H
 import napitest.extract
 import napitest.hunks as HL
 import napitest.invariants as INV
+import napitest.kill_order as kill_order
 import napitest.markdown as markdown
 import napitest.matrix_tsv as matrix_tsv
 import napitest.patches
@@ -303,7 +305,13 @@ class Matrix:
         # or may not be a function of its inputs (Worker.unstable)
         self.hung = False
         self.workers = []
+        self.early = self.early_result = None  # start_early()
         self.order = H.KillOrder(H.suites())
+        # the binary that killed each variant in the run that wrote
+        # kill-order.tsv: run first (Worker.evaluate(first=)); none with
+        # --full, which runs every binary
+        self.hints = {} if args.full else \
+            kill_order.read(os.path.join(HERE, "kill-order.tsv"))
 
     # -- parse ------------------------------------------------------------
 
@@ -545,7 +553,8 @@ class Matrix:
         a = self.args
         return self.cache.key("run", self.base_files, self.patched_files,
                               f"full={a.full} no_groups={a.no_groups} "
-                              f"only={a.only}")
+                              f"only={a.only}",
+                              "kill-order:" + repr(sorted(self.hints.items())))
 
     def replay_run(self):
         """Whether an earlier run with the same inputs left its result:
@@ -603,8 +612,18 @@ class Matrix:
         (patched_baseline()), and most variants never run the explorer
         (killed by a cheap suite, or dead code)."""
         t, c = time.time(), H.cpu()
-        # Not "baseline": what that kind keeps is every suite's.
-        key = self.cache.key("baseline-cheap", self.patched_files)
+        key = self.baseline_key()
+        if self.early is not None:
+            # started beside classify() (start_early())
+            self.early.join()
+            self.early = None
+            if isinstance(self.early_result, SystemExit):
+                raise self.early_result
+            self.workers, self.base_fail = self.early_result
+            self.cache.put(key, sorted(self.base_fail))
+            self.timing["baseline build (after trees+extraction)"] = \
+                time.time() - t
+            return
         known = self.cache.get(key)
         if known is not None and not todo:
             self.base_fail = set(known)
@@ -615,6 +634,31 @@ class Matrix:
         self.cache.put(key, sorted(self.base_fail))
         self.timing["baseline build"] = time.time() - t
         self.cpu["baseline build"] = H.cpu() - c
+
+    def baseline_key(self):
+        # Not "baseline": what that kind keeps is every suite's.
+        return self.cache.key("baseline-cheap", self.patched_files)
+
+    def start_early(self):
+        """start()'s workers and baseline, in a thread beside classify()
+        (both keep the CPUs only partly busy alone: the trees' patch runs
+        and extractions, one ninja -j1 per worker), when no earlier run
+        left the baseline (then there are variants to build and run: the
+        whole run was not replayed).  The same workers and the same
+        baseline as start() builds after classify(), -j of them; start()
+        takes them.  The CPU time of both is counted in
+        trees+extraction's."""
+        if self.cache.get(self.baseline_key()) is not None:
+            return
+
+        def go():
+            try:
+                self.early_result = H.start_workers(
+                    self.args.jobs, self.patched_files, only=self.cheap())
+            except SystemExit as e:
+                self.early_result = e
+        self.early = threading.Thread(target=go, daemon=True)
+        self.early.start()
 
     def ref_files(self, prefix):
         """The files of a hunk's reference: the patched tree's, or the
@@ -689,18 +733,20 @@ class Matrix:
 
     # -- build + run ------------------------------------------------------
 
-    def run_variant(self, w, files, prefix, gen=None, dead=None):
-        """(result, killers, detail) of one tree.  The same tree comes back
-        (every hunk of a patch tries the whole patch left out): evaluated
-        once, by the first worker that needs it (another that needs it
-        meanwhile waits for its result).  w None: from the verdict cache
-        only (H.Miss when it lacks it)."""
+    def run_variant(self, w, files, prefix, gen=None, dead=None, first=None):
+        """(result, killers, detail) of one tree, first (suite, cfg) or
+        None its binary to run first (kill-order.tsv).  The same tree
+        comes back (every hunk of a patch tries the whole patch left out):
+        evaluated once per first binary, by the first worker that needs
+        it (another that needs it meanwhile waits for its result).  w
+        None: from the verdict cache only (H.Miss when it lacks it)."""
         what = extraction_digest(gen) or "files:" + H.files_digest(files)
-        return self.memo.get((prefix, what, dead is not None),
+        return self.memo.get((prefix, what, dead is not None, first),
                              lambda: self.variant_verdict(
-                                 w, files, prefix, gen, what, dead))
+                                 w, files, prefix, gen, what, dead, first))
 
-    def variant_verdict(self, w, files, prefix, gen, what, dead=None):
+    def variant_verdict(self, w, files, prefix, gen, what, dead=None,
+                        first=None):
         """run_variant()'s verdict: from the verdict cache, else built and
         run (and stored, unless a binary met the wall-clock guard).  By
         what is built (the extraction, which is all a build compiles of
@@ -709,7 +755,8 @@ class Matrix:
         extraction: its error is the verdict)."""
         kind = "variant-full" if self.args.full else "variant"
         key = self.cache.key(kind + ("-dead" if dead else ""), what,
-                             str(prefix), self.ref_files(prefix))
+                             str(prefix), self.ref_files(prefix),
+                             "first:" + repr(first))
 
         def compute():
             if w is None:
@@ -718,7 +765,8 @@ class Matrix:
                   else self.prefix_baseline(w, prefix))
             res, killers, detail = w.evaluate(files, bl, self.order,
                                               full=self.args.full, gen=gen,
-                                              dead=dead and (lambda: dead(w)))
+                                              dead=dead and (lambda: dead(w)),
+                                              first=first)
             # not stored: a hang, or a verdict that may not be a
             # function of its inputs (Worker.unstable)
             keep = not (w.hung or w.unstable)
@@ -814,7 +862,8 @@ class Matrix:
                   + (" (reused)" if w is None else ""))
             return
         res, killers, detail = self.run_variant(
-            w, h.files, h.prefix, h.gen, self.dead_before_explorer(h))
+            w, h.files, h.prefix, h.gen, self.dead_before_explorer(h),
+            self.hints.get(h.id))
         h.result, h.killers = res, killers
         if detail:
             h.detail = detail
@@ -852,7 +901,8 @@ class Matrix:
             if motion:
                 r2, k2 = "equivalent (code motion: same definitions)", set()
             else:
-                r2, k2, _ = self.run_variant(w, files, prefix, gdir)
+                r2, k2, _ = self.run_variant(w, files, prefix, gdir,
+                                             first=self.hints.get(tag))
             H.log(f"    group {tag}: {r2} ({time.time() - tg:.1f}s"
                   + (f", {H.cpu() - cg:.1f}s CPU" if H.TRACE else "") + ")")
             if r2 != "killed-build":
@@ -860,6 +910,7 @@ class Matrix:
                            if tag.endswith("+patch") else
                            "with " + ", ".join(g.id for g in grp[1:]))
                 h.group_result, h.group_killers = r2, k2
+                h.group_tag = tag
                 if prefix is not None:
                     h.group += f" (at prefix {prefix:02d})"
                 break
@@ -900,6 +951,7 @@ class Matrix:
         write_reports(hunks, self.timing, self.base_fail, listed, problems,
                       self.args, (self.reused, self.n_run))
         write_guards(hunks, self.patched, self.args)
+        write_kill_order(hunks, self.args)
         survivors = [h for h in hunks if h.result == "survived"]
         hangs = [h for h in hunks if h.result == "hang"]
         for p in problems:
@@ -928,6 +980,8 @@ def main():
     m.parse_inputs()
     if m.args.classify_only or not m.replay_run():
         m.parse()
+        if not m.args.classify_only:
+            m.start_early()
         m.classify()
         if m.args.classify_only:
             m.print_classification()
@@ -1008,6 +1062,27 @@ def write_guards(hunks, patched, args):
             f.write(text)
 
 
+def write_kill_order(hunks, args):
+    """kill-order.tsv (napitest.kill_order): the binary that killed each
+    variant first, hunk by hunk and group by group, which the next run
+    runs first.  Not with --full (its killers are every binary's)."""
+    if args.full:
+        return
+    rows = []
+    for h in hunks:
+        for variant, res, killers in (
+                (h.id, h.result, h.killers),
+                (getattr(h, "group_tag", ""), getattr(h, "group_result", ""),
+                 getattr(h, "group_killers", ()))):
+            by = kill_order.killed_by(killers or ())
+            if variant and res == "killed" and by:
+                rows.append((variant,) + by)
+    for d in (OUT,) + (() if args.only or args.build_reports_only
+                       else (HERE,)):
+        with open(os.path.join(d, "kill-order.tsv"), "w") as f:
+            kill_order.write(f, rows)
+
+
 def short(killers):
     tests = {}
     for k in sorted(killers):
@@ -1042,8 +1117,10 @@ def write_reports(hunks, timing, base_fail, listed, problems, args,
           "of `kernel-src/patches/series` left out in turn, the unit suites "
           "run against the result. Do not edit by hand.", "",
           "Mode: " + ("full (every configuration and suite)" if args.full
-                      else "first kill (rt-rps first; stops at the first "
-                      "suite binary with a failing test)") + ".",
+                      else "first kill (the binary that killed the variant "
+                      "in the run that wrote kill-order.tsv first, then "
+                      "rt-rps first; stops at the first suite binary with "
+                      "a failing test)") + ".",
           "",
           "| result | hunks |", "|---|---|"]
     for r in ("killed", "killed-build", "survived", "equivalent",

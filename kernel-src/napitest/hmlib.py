@@ -142,7 +142,11 @@ def sh(cmd, **kw):
 
 
 def prepare_tree(variant):
-    r = sh([os.path.join(KSRC_DIR, "prepare-tree"), variant])
+    # its Python commands with this interpreter (PYTHON), not a version
+    # manager's shim that python3 on PATH may be
+    r = sh([os.path.join(KSRC_DIR, "prepare-tree"), variant],
+           env=dict(os.environ, PYTHON=os.environ.get("PYTHON",
+                                                      sys.executable)))
     if r.returncode:
         raise SystemExit(f"prepare-tree {variant} failed:\n{r.stderr}")
     return r.stdout.strip()
@@ -530,7 +534,7 @@ class Worker:
         return failed
 
     def evaluate(self, files, baseline_fail, order, full=False, gen=None,
-                 dead=None):
+                 dead=None, first=None):
         """baseline_fail: set of test ids failing on the reference tree, or
         a callable (suite, cfg) -> that set for one binary.  dead: None,
         or a callable called once when the cheap suites of every
@@ -538,12 +542,35 @@ class Worker:
         explorer's) run: when it says the variant compiles to the
         reference's code (its dead-code check), the result is "survived"
         without them (the caller then reports it as equivalent, which a
-        run of the explorer on the same code could not change)."""
+        run of the explorer on the same code could not change).  first:
+        None, or (suite, cfg), the binary run first of its kind (cheap or
+        expensive; not with full): the one that killed this variant
+        before (the matrix's kill-order.tsv), so that a variant killed
+        again is built and run once, not after every binary the fixed
+        order puts before it (KillOrder)."""
         base = baseline_fail if callable(baseline_fail) else \
             (lambda s, c: baseline_fail)
-        return self._evaluate(files, base, order, full, gen, dead)
+        return self._evaluate(files, base, order, full, gen, dead, first)
 
-    def _evaluate(self, files, base, order, full, gen, dead=None):
+    @staticmethod
+    def pairs(suites, cheap, first=None):
+        """The (configuration, suite) pairs in the order a variant runs
+        them: the cheap suites in every configuration before the expensive
+        ones in any, configuration by configuration, each in the order's
+        order; first (a pair's suite and configuration), if it is one,
+        moved to the front of its kind."""
+        lists = ([(c, s) for c in CONFIGS for s in suites if cheap(s)],
+                 [(c, s) for c in CONFIGS for s in suites if not cheap(s)])
+        if first is not None:
+            pair = (first[1], first[0])
+            for lst in lists:
+                if pair in lst:
+                    lst.remove(pair)
+                    lst.insert(0, pair)
+        return lists[0] + lists[1]
+
+    def _evaluate(self, files, base, order, full, gen, dead=None,
+                  first=None):
         self.hung = False
         self.unstable = ""
         ok, err = self.prepare(files, gen)
@@ -555,16 +582,16 @@ class Worker:
         hangs = []
         # The cheap suites in every configuration before the expensive
         # ones (the explorer) in any; inside that, configuration by
-        # configuration, the suite likeliest to kill first.  A
-        # configuration's first binary is built alone (with the extracted
-        # code, one translation unit), and when a second one is needed,
-        # every suite of it in one binary (build_combined(): one link);
-        # if that does not build, the rest in one ninja run, per binary
-        # when something does not build, to tell which.
+        # configuration, the suite likeliest to kill first (pairs(): the
+        # binary first names, first of its kind).  A configuration's
+        # first binary is built alone (with the extracted code, one
+        # translation unit), and when a second one is needed, every
+        # suite of it in one binary (build_combined(): one link); if that
+        # does not build, the rest in one ninja run, per binary when
+        # something does not build, to tell which.
         suites = order()
         cheap = getattr(order, "cheap", lambda s: True)
-        pairs = [(c, s) for c in CONFIGS for s in suites if cheap(s)] + \
-            [(c, s) for c in CONFIGS for s in suites if not cheap(s)]
+        pairs = self.pairs(suites, cheap, None if full else first)
         touched, together, tried = set(), set(), set()
         # configuration -> the error of the variant's extracted code
         # (all.c), which every suite binary of it links, when it does

@@ -130,6 +130,8 @@ def matrix(M, patched_fails, cache=None):
     m.ref_files = lambda prefix: m.patched_files
     m.reference = lambda prefix: ({}, "gen")
     m.hung = False
+    m.early = m.early_result = None  # start_early()
+    m.hints = {}  # kill-order.tsv
     m.base_fail = set()
     m.ref_runs = []
 

@@ -142,3 +142,60 @@ def test_matrix_build_compiles_everything_at_O0(H, tmp_path):
         levels.setdefault(e["file"].split("/")[-2], set()).update(opt)
     assert {"sim", "support", "unit", "extracted"} <= set(levels), levels
     assert all(o == {"-O0"} for o in levels.values()), levels
+
+
+def test_pairs_first_moves_to_the_front_of_its_kind(H):
+    cheap = (lambda s: s != "x")
+    pairs = H.Worker.pairs(["a", "b", "x"], cheap, ("b", "norps"))
+    assert pairs[0] == ("norps", "b")
+    assert pairs.count(("norps", "b")) == 1
+    # the explorer's kind after every cheap pair, first moved inside it
+    pairs = H.Worker.pairs(["a", "b", "x"], cheap, ("x", "rps"))
+    n = 2 * len(H.CONFIGS)
+    assert all(s != "x" for _, s in pairs[:n])
+    assert pairs[n] == ("rps", "x")
+    # not a pair of this run (a suite since removed): the fixed order
+    assert H.Worker.pairs(["a"], cheap, ("gone", "rps")) == \
+        H.Worker.pairs(["a"], cheap)
+
+
+def killing(H, cfg, suite):
+    """fake() whose binary suite-cfg fails test t."""
+    w = fake(H)
+    w.ran = []
+
+    def run(s, c):
+        w.ran.append((s, c))
+        return {f"{s}:{c}:t"} if (s, c) == (suite, cfg) else set()
+    w.run = run
+    return w
+
+
+def test_first_runs_the_known_killer_first(H):
+    # kill-order.tsv names b in norps: it is built and run first, and the
+    # variant is killed by it without a binary of rt-rps built.
+    w = killing(H, "norps", "b")
+    res, killers, _ = w.evaluate({}, set(), order, first=("b", "norps"))
+    assert (res, killers) == ("killed", {"b:norps:t"})
+    assert w.ran == [("b", "norps")]
+    assert w.built == [["kernel-norps"], ["b-norps"]]
+    # without it: the fixed order, the same verdict after every binary
+    # before it
+    w = killing(H, "norps", "b")
+    assert w.evaluate({}, set(), order)[:2] == ("killed", {"b:norps:t"})
+    assert w.ran[-1] == ("b", "norps") and len(w.ran) == 2 * len(H.CONFIGS)
+
+
+def test_first_that_no_longer_kills_falls_back_to_the_fixed_order(H):
+    w = killing(H, "rps", "a")
+    res, killers, _ = w.evaluate({}, set(), order, first=("b", "norps"))
+    assert (res, killers) == ("killed", {"a:rps:t"})
+    assert w.ran[0] == ("b", "norps") and w.ran[-1] == ("a", "rps")
+
+
+def test_full_ignores_first(H):
+    w = killing(H, "norps", "b")
+    res, killers, _ = w.evaluate({}, set(), order, full=True,
+                                 first=("b", "norps"))
+    assert (res, killers) == ("killed", {"b:norps:t"})
+    assert w.ran[0] == ("a", "rt-rps")

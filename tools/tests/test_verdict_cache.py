@@ -327,7 +327,7 @@ def test_matrix_stores_only_a_stable_verdict(monkeypatch, tmp_path, repo,
         hung=hung, unstable=unstable,
         evaluate=lambda *a, **kw: ("killed", {"a:rt-rps:(exit -9)"}, ""))
     assert m.variant_verdict(w, TREE, None, None, "x")[0] == "killed"
-    key = m.cache.key("variant", "x", "None", TREE)
+    key = m.cache.key("variant", "x", "None", TREE, "first:None")
     assert (cache(repo).get(key) is not None) == stored
     # nor the whole run's record
     assert m.hung == (not stored)

@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0
+"""hunk-matrix/kill-order.tsv: for each variant the hunk matrix killed,
+the suite binary that killed it first (its suite and configuration).
+hunk-matrix/matrix.py writes it after a run (write(), from the run's
+killing tests: killed_by()) and reads it at the next (read()): a variant
+runs that binary first, and one killed again is built and run once, not
+after every binary the fixed order puts before it.
+
+A variant is a hunk left out ("4.3"), or a group the matrix leaves out
+with it when it alone does not build ("11.1+11.3", "11.1+patch").  The
+file is an input of the run like the repository's other files: the same
+file gives the same order, and so the same verdicts and killing tests.
+"""
+
+from . import Error
+
+COLUMNS = ("variant", "suite", "config")
+
+
+def killed_by(killers):
+    """(suite, configuration) of the binary whose tests are killers
+    ("suite:config:test", one binary's when the matrix stops at the first
+    kill), or None when there are none or they name more than one."""
+    bins = {tuple(k.split(":", 2)[:2]) for k in killers if k.count(":") >= 2}
+    return bins.pop() if len(bins) == 1 else None
+
+
+def write(f, rows):
+    """rows: (variant, suite, config) tuples, in the order given."""
+    f.write("\t".join(COLUMNS) + "\n")
+    for r in rows:
+        f.write("\t".join(r) + "\n")
+
+
+def read(path):
+    """{variant: (suite, config)}; {} if there is no file.  A header
+    that is not kill-order.tsv's, or a row without three cells, is an
+    Error naming the file and line."""
+    try:
+        f = open(path)
+    except FileNotFoundError:
+        return {}
+    out = {}
+    with f:
+        hdr = tuple(f.readline().rstrip("\n").split("\t"))
+        if hdr != COLUMNS:
+            raise Error(f"{path}:1: not a kill order (header "
+                        f"{' '.join(hdr)!r}, want {' '.join(COLUMNS)!r})")
+        for n, line in enumerate(f, 2):
+            cells = line.rstrip("\n").split("\t")
+            if len(cells) != len(COLUMNS) or not all(cells):
+                raise Error(f"{path}:{n}: want {len(COLUMNS)} cells "
+                            f"({' '.join(COLUMNS)}), got {len(cells)}")
+            out[cells[0]] = (cells[1], cells[2])
+    return out

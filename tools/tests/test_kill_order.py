@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0
+"""hunk-matrix/kill-order.tsv (napitest.kill_order): the binary that
+killed each variant first, written by one run of the hunk matrix and read
+by the next.
+
+Run: pytest-3 tools/tests (CTest: tools-pytest, label tooling).
+"""
+
+import io
+import os
+
+import pytest
+
+from napitest import Error
+from napitest import kill_order
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+
+
+def test_round_trip(tmp_path):
+    rows = [("4.3", "net_rx_action", "rt-rps"),
+            ("11.1+patch", "threaded_rps", "rps-threads")]
+    p = tmp_path / "k.tsv"
+    with open(p, "w") as f:
+        kill_order.write(f, rows)
+    assert kill_order.read(str(p)) == {v: (s, c) for v, s, c in rows}
+
+
+def test_no_file_is_no_order(tmp_path):
+    assert kill_order.read(str(tmp_path / "none.tsv")) == {}
+
+
+def test_other_header_is_an_error(tmp_path):
+    p = tmp_path / "k.tsv"
+    p.write_text("hunk\tresult\n")
+    with pytest.raises(Error, match=r"k\.tsv:1: not a kill order"):
+        kill_order.read(str(p))
+
+
+def test_short_row_is_an_error_at_its_line(tmp_path):
+    p = tmp_path / "k.tsv"
+    p.write_text("variant\tsuite\tconfig\n4.3\tnet_rx_action\n")
+    with pytest.raises(Error, match=r"k\.tsv:2: want 3 cells"):
+        kill_order.read(str(p))
+
+
+def test_killed_by_one_binary():
+    assert kill_order.killed_by({"a:rps:t", "a:rps:u"}) == ("a", "rps")
+    # no killer, a build failure, or two binaries (--full): none
+    assert kill_order.killed_by(set()) is None
+    assert kill_order.killed_by({"(build)"}) is None
+    assert kill_order.killed_by({"a:rps:t", "b:rps:t"}) is None
+
+
+def test_committed_file_parses():
+    got = kill_order.read(os.path.join(ROOT, "hunk-matrix",
+                                       "kill-order.tsv"))
+    assert got, "hunk-matrix/kill-order.tsv: no rows (make hunk-matrix)"
+    assert all(c in ("rt-rps", "rps", "rps-threads", "norps-threads",
+                     "norps") for _, c in got.values())
+
+
+def test_write_is_tab_separated():
+    f = io.StringIO()
+    kill_order.write(f, [("1.1", "s", "rps")])
+    assert f.getvalue() == "variant\tsuite\tconfig\n1.1\ts\trps\n"
