@@ -336,6 +336,12 @@ class Worker:
         # runs.
         self.env.setdefault("CCACHE_SLOPPINESS",
                             "include_file_mtime,include_file_ctime")
+        # ccache's depend mode: on a miss the compiler's own dependency
+        # list (-MD, which CMake gives) keys the result, not a second run
+        # of the preprocessor; a cold run of the matrix misses for nearly
+        # every compile (all.c at -O0: 0.42 s of CPU a miss against 0.51)
+        if "CCACHE_NODEPEND" not in self.env:
+            self.env.setdefault("CCACHE_DEPEND", "1")
         for f in TREE_FILES + OPTIONAL_TREE_FILES:
             p = os.path.join(TREE_NAME, f)
             if not os.path.exists(p):
