@@ -145,8 +145,7 @@ def prepare_tree(variant):
     # its Python commands with this interpreter (PYTHON), not a version
     # manager's shim that python3 on PATH may be
     r = sh([os.path.join(KSRC_DIR, "prepare-tree"), variant],
-           env=dict(os.environ, PYTHON=os.environ.get("PYTHON",
-                                                      sys.executable)))
+           env=dict(os.environ, PYTHON=sys.executable))
     if r.returncode:
         raise SystemExit(f"prepare-tree {variant} failed:\n{r.stderr}")
     return r.stdout.strip()
@@ -329,11 +328,13 @@ class Worker:
         self.env.setdefault("CCACHE_BASEDIR", SCRATCH)
         self.env.setdefault("CCACHE_NOHASHDIR", "1")
         # ccache's direct mode (no preprocessor run for a hit): it hashes
-        # every file the preprocessor names, TREE_NAME's too, which must
-        # then exist (empty: GCC reads no line from them either way); and
-        # prepare() writes the extraction just before the build, which
-        # ccache would find too new.  Nothing writes either while ninja
-        # runs.
+        # every file a compilation's manifest names: without depend mode
+        # (below) every file the preprocessor's output names, TREE_NAME's
+        # too (#line), which must then exist (empty: GCC reads no line
+        # from them either way); in depend mode the files the compiler's
+        # -MD list names.  prepare() writes the extraction just before the
+        # build, which ccache would find too new.  Nothing writes either
+        # while ninja runs.
         self.env.setdefault("CCACHE_SLOPPINESS",
                             "include_file_mtime,include_file_ctime")
         # ccache's depend mode: on a miss the compiler's own dependency
