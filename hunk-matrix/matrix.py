@@ -310,8 +310,12 @@ class Matrix:
         # the binary that killed each variant in the run that wrote
         # kill-order.tsv: run first (Worker.evaluate(first=)); none with
         # --full, which runs every binary
-        self.hints = {} if args.full else \
-            kill_order.read(os.path.join(HERE, "kill-order.tsv"))
+        try:
+            self.hints = {} if args.full else \
+                kill_order.read(os.path.join(HERE, "kill-order.tsv"))
+        except napitest.Error as e:
+            raise SystemExit(f"hunk-matrix: error: {e} (make hunk-matrix "
+                             "writes it again once it is removed)") from None
 
     # -- parse ------------------------------------------------------------
 
@@ -617,7 +621,7 @@ class Matrix:
             # started beside classify() (start_early())
             self.early.join()
             self.early = None
-            if isinstance(self.early_result, SystemExit):
+            if isinstance(self.early_result, BaseException):
                 raise self.early_result
             self.workers, self.base_fail = self.early_result
             self.cache.put(key, sorted(self.base_fail))
@@ -640,24 +644,30 @@ class Matrix:
         return self.cache.key("baseline-cheap", self.patched_files)
 
     def start_early(self):
-        """start()'s workers and baseline, in a thread beside classify()
-        (both keep the CPUs only partly busy alone: the trees' patch runs
-        and extractions, one ninja -j1 per worker), when no earlier run
-        left the baseline (then there are variants to build and run: the
-        whole run was not replayed).  The same workers and the same
-        baseline as start() builds after classify(), -j of them; start()
-        takes them.  The CPU time of both is counted in
-        trees+extraction's."""
+        """start()'s workers and baseline, in a thread beside parse() and
+        classify() (both keep the CPUs only partly busy alone: the trees'
+        patch runs and extractions, one ninja -j1 per worker), when no
+        earlier run left the baseline (then there are variants to build
+        and run: the whole run was not replayed).  The same workers and
+        the same baseline as start() builds after classify(), -j of
+        them; start() takes them.  The CPU time of both is counted in
+        parse's and trees+extraction's."""
         if self.cache.get(self.baseline_key()) is not None:
             return
+        n = self.args.jobs
+        if self.args.only:  # no more workers than hunks asked for
+            n = min(n, len(self.args.only.split(",")))
 
         def go():
             try:
                 self.early_result = H.start_workers(
-                    self.args.jobs, self.patched_files, only=self.cheap())
-            except SystemExit as e:
+                    n, self.patched_files, only=self.cheap())
+            except BaseException as e:  # start() raises it
                 self.early_result = e
-        self.early = threading.Thread(target=go, daemon=True)
+        # Not a daemon: a failure of classify() waits for its builds, as
+        # start()'s own workers would, rather than leave ninja running in
+        # the scratch build dirs after the run.
+        self.early = threading.Thread(target=go)
         self.early.start()
 
     def ref_files(self, prefix):
@@ -733,17 +743,34 @@ class Matrix:
 
     # -- build + run ------------------------------------------------------
 
-    def run_variant(self, w, files, prefix, gen=None, dead=None, first=None):
-        """(result, killers, detail) of one tree, first (suite, cfg) or
-        None its binary to run first (kill-order.tsv).  The same tree
-        comes back (every hunk of a patch tries the whole patch left out):
-        evaluated once per first binary, by the first worker that needs
-        it (another that needs it meanwhile waits for its result).  w
-        None: from the verdict cache only (H.Miss when it lacks it)."""
+    def run_variant(self, w, files, prefix, gen=None, dead=None, hint=None):
+        """(result, killers, detail, inputs) of one tree: inputs, a digest
+        of everything its verdict depends on (the verdict cache's key:
+        the tree's extraction, its reference, the repository and the
+        system), which kill-order.tsv keeps with the binary that killed
+        it.  hint: that file's row for this variant, (suite, cfg,
+        inputs), or None: its binary is run first when inputs are the
+        same (first= of Worker.evaluate()), so that the result is the one
+        recorded, which the fixed order gave (or a run before it, on the
+        same inputs); with other inputs the hint is stale and the fixed
+        order decides.  The same tree comes back (every hunk of a patch
+        tries the whole patch left out): evaluated once per first binary,
+        by the first worker that needs it (another that needs it
+        meanwhile waits for its result).  w None: from the verdict cache
+        only (H.Miss when it lacks it)."""
         what = extraction_digest(gen) or "files:" + H.files_digest(files)
+        inputs = self.variant_key(what, prefix, dead)[:16]
+        first = tuple(hint[:2]) if hint and hint[2] == inputs else None
         return self.memo.get((prefix, what, dead is not None, first),
                              lambda: self.variant_verdict(
-                                 w, files, prefix, gen, what, dead, first))
+                                 w, files, prefix, gen, what, dead,
+                                 first)) + (inputs,)
+
+    def variant_key(self, what, prefix, dead, *more):
+        """The verdict cache's key of a variant (variant_verdict())."""
+        kind = "variant-full" if self.args.full else "variant"
+        return self.cache.key(kind + ("-dead" if dead else ""), what,
+                              str(prefix), self.ref_files(prefix), *more)
 
     def variant_verdict(self, w, files, prefix, gen, what, dead=None,
                         first=None):
@@ -753,10 +780,7 @@ class Matrix:
         the tree: two trees whose extractions are byte for byte the same
         give the same binaries), else by the tree's files (no
         extraction: its error is the verdict)."""
-        kind = "variant-full" if self.args.full else "variant"
-        key = self.cache.key(kind + ("-dead" if dead else ""), what,
-                             str(prefix), self.ref_files(prefix),
-                             "first:" + repr(first))
+        key = self.variant_key(what, prefix, dead, "first:" + repr(first))
 
         def compute():
             if w is None:
@@ -861,7 +885,7 @@ class Matrix:
             H.log(f"  {h.id:6} {h.result:13} {h.seconds:5.1f}s"
                   + (" (reused)" if w is None else ""))
             return
-        res, killers, detail = self.run_variant(
+        res, killers, detail, h.kill_inputs = self.run_variant(
             w, h.files, h.prefix, h.gen, self.dead_before_explorer(h),
             self.hints.get(h.id))
         h.result, h.killers = res, killers
@@ -901,8 +925,8 @@ class Matrix:
             if motion:
                 r2, k2 = "equivalent (code motion: same definitions)", set()
             else:
-                r2, k2, _ = self.run_variant(w, files, prefix, gdir,
-                                             first=self.hints.get(tag))
+                r2, k2, _, inputs = self.run_variant(
+                    w, files, prefix, gdir, hint=self.hints.get(tag))
             H.log(f"    group {tag}: {r2} ({time.time() - tg:.1f}s"
                   + (f", {H.cpu() - cg:.1f}s CPU" if H.TRACE else "") + ")")
             if r2 != "killed-build":
@@ -911,6 +935,8 @@ class Matrix:
                            "with " + ", ".join(g.id for g in grp[1:]))
                 h.group_result, h.group_killers = r2, k2
                 h.group_tag = tag
+                if not motion:
+                    h.group_inputs = inputs
                 if prefix is not None:
                     h.group += f" (at prefix {prefix:02d})"
                 break
@@ -979,9 +1005,9 @@ def main():
     m = Matrix(parse_args())
     m.parse_inputs()
     if m.args.classify_only or not m.replay_run():
-        m.parse()
         if not m.args.classify_only:
             m.start_early()
+        m.parse()
         m.classify()
         if m.args.classify_only:
             m.print_classification()
@@ -1064,19 +1090,22 @@ def write_guards(hunks, patched, args):
 
 def write_kill_order(hunks, args):
     """kill-order.tsv (napitest.kill_order): the binary that killed each
-    variant first, hunk by hunk and group by group, which the next run
-    runs first.  Not with --full (its killers are every binary's)."""
+    variant first, hunk by hunk and group by group, with the digest of
+    the inputs it killed it on, which the next run runs first on the same
+    inputs (run_variant()).  Not with --full (its killers are every
+    binary's)."""
     if args.full:
         return
     rows = []
     for h in hunks:
-        for variant, res, killers in (
-                (h.id, h.result, h.killers),
+        for variant, res, killers, inputs in (
+                (h.id, h.result, h.killers, getattr(h, "kill_inputs", "")),
                 (getattr(h, "group_tag", ""), getattr(h, "group_result", ""),
-                 getattr(h, "group_killers", ()))):
+                 getattr(h, "group_killers", ()),
+                 getattr(h, "group_inputs", ""))):
             by = kill_order.killed_by(killers or ())
-            if variant and res == "killed" and by:
-                rows.append((variant,) + by)
+            if variant and inputs and res == "killed" and by:
+                rows.append((variant,) + by + (inputs,))
     for d in (OUT,) + (() if args.only or args.build_reports_only
                        else (HERE,)):
         with open(os.path.join(d, "kill-order.tsv"), "w") as f:

@@ -1,20 +1,22 @@
 # SPDX-License-Identifier: GPL-2.0
 """hunk-matrix/kill-order.tsv: for each variant the hunk matrix killed,
-the suite binary that killed it first (its suite and configuration).
+the suite binary that killed it first (its suite and configuration) and
+a digest of the inputs it killed it on (the verdict cache's key: the
+variant's extraction, its reference, the repository, the system).
 hunk-matrix/matrix.py writes it after a run (write(), from the run's
 killing tests: killed_by()) and reads it at the next (read()): a variant
-runs that binary first, and one killed again is built and run once, not
-after every binary the fixed order puts before it.
+whose inputs are the same runs that binary first, and is built and run
+once, not after every binary the fixed order puts before it; it is
+killed by it again, as the run that wrote the row found.  With other
+inputs the row is stale and the fixed order decides.
 
 A variant is a hunk left out ("4.3"), or a group the matrix leaves out
-with it when it alone does not build ("11.1+11.3", "11.1+patch").  The
-file is an input of the run like the repository's other files: the same
-file gives the same order, and so the same verdicts and killing tests.
+with it when it alone does not build ("11.1+11.3", "11.1+patch").
 """
 
 from . import Error
 
-COLUMNS = ("variant", "suite", "config")
+COLUMNS = ("variant", "suite", "config", "inputs")
 
 
 def killed_by(killers):
@@ -26,16 +28,17 @@ def killed_by(killers):
 
 
 def write(f, rows):
-    """rows: (variant, suite, config) tuples, in the order given."""
+    """rows: (variant, suite, config, inputs) tuples, in the order
+    given."""
     f.write("\t".join(COLUMNS) + "\n")
     for r in rows:
         f.write("\t".join(r) + "\n")
 
 
 def read(path):
-    """{variant: (suite, config)}; {} if there is no file.  A header
-    that is not kill-order.tsv's, or a row without three cells, is an
-    Error naming the file and line."""
+    """{variant: (suite, config, inputs)}; {} if there is no file.  A
+    header that is not kill-order.tsv's, or a row without a cell for
+    each column, is an Error naming the file and line."""
     try:
         f = open(path)
     except FileNotFoundError:
@@ -51,5 +54,5 @@ def read(path):
             if len(cells) != len(COLUMNS) or not all(cells):
                 raise Error(f"{path}:{n}: want {len(COLUMNS)} cells "
                             f"({' '.join(COLUMNS)}), got {len(cells)}")
-            out[cells[0]] = (cells[1], cells[2])
+            out[cells[0]] = tuple(cells[1:])
     return out

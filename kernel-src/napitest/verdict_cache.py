@@ -35,8 +35,9 @@ import sys
 import threading
 
 # Under the repository root: written by the runs themselves, or not an
-# input of any verdict.
-SKIP_DIRS = {".git", "build", "__pycache__"}
+# input of any verdict (.pytest_cache: pytest's own record of its last
+# run, which each run of the tooling's tests rewrites).
+SKIP_DIRS = {".git", "build", "__pycache__", ".pytest_cache"}
 # The environment a build or a run reads (ccache's settings change no
 # object; PATH is taken as the tools it finds, by content).
 ENV_NAMES = ("CC", "CFLAGS", "CPPFLAGS", "LDFLAGS", "CPATH",

@@ -19,12 +19,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
 
 
 def test_round_trip(tmp_path):
-    rows = [("4.3", "net_rx_action", "rt-rps"),
-            ("11.1+patch", "threaded_rps", "rps-threads")]
+    rows = [("4.3", "net_rx_action", "rt-rps", "0123456789abcdef"),
+            ("11.1+patch", "threaded_rps", "rps-threads", "fedcba9876543210")]
     p = tmp_path / "k.tsv"
     with open(p, "w") as f:
         kill_order.write(f, rows)
-    assert kill_order.read(str(p)) == {v: (s, c) for v, s, c in rows}
+    assert kill_order.read(str(p)) == {r[0]: r[1:] for r in rows}
 
 
 def test_no_file_is_no_order(tmp_path):
@@ -40,8 +40,8 @@ def test_other_header_is_an_error(tmp_path):
 
 def test_short_row_is_an_error_at_its_line(tmp_path):
     p = tmp_path / "k.tsv"
-    p.write_text("variant\tsuite\tconfig\n4.3\tnet_rx_action\n")
-    with pytest.raises(Error, match=r"k\.tsv:2: want 3 cells"):
+    p.write_text("variant\tsuite\tconfig\tinputs\n4.3\tnet_rx_action\trps\n")
+    with pytest.raises(Error, match=r"k\.tsv:2: want 4 cells"):
         kill_order.read(str(p))
 
 
@@ -58,10 +58,10 @@ def test_committed_file_parses():
                                        "kill-order.tsv"))
     assert got, "hunk-matrix/kill-order.tsv: no rows (make hunk-matrix)"
     assert all(c in ("rt-rps", "rps", "rps-threads", "norps-threads",
-                     "norps") for _, c in got.values())
+                     "norps") and len(i) == 16 for _, c, i in got.values())
 
 
 def test_write_is_tab_separated():
     f = io.StringIO()
-    kill_order.write(f, [("1.1", "s", "rps")])
-    assert f.getvalue() == "variant\tsuite\tconfig\n1.1\ts\trps\n"
+    kill_order.write(f, [("1.1", "s", "rps", "d")])
+    assert f.getvalue() == "variant\tsuite\tconfig\tinputs\n1.1\ts\trps\td\n"

@@ -130,6 +130,11 @@ def test_docs_and_reports_are_not_inputs(repo):
     (repo[0] / "README.md").write_text("other docs\n")
     (repo[0] / "hunk-matrix" / "guards.tsv").write_text("other\n")
     (repo[0] / "build" / "x.o").write_text("other\n")
+    # pytest's record of its last run (the tooling's tests, run before
+    # the matrix by make check, rewrite it)
+    for d in (repo[0], repo[0] / "tools" / "tests"):
+        (d / ".pytest_cache" / "v").mkdir(parents=True)
+        (d / ".pytest_cache" / "v" / "lastfailed").write_text("{}\n")
     c = cache(repo)
     assert c.key("variant", TREE, "None", TREE) == k
     assert c.get(k) is not None
@@ -331,3 +336,46 @@ def test_matrix_stores_only_a_stable_verdict(monkeypatch, tmp_path, repo,
     assert (cache(repo).get(key) is not None) == stored
     # nor the whole run's record
     assert m.hung == (not stored)
+
+
+def hinted_matrix(monkeypatch, tmp_path, repo):
+    """A matrix whose variant evaluations are recorded (their first=)."""
+    import types
+    H, M = hunk_matrix(monkeypatch, tmp_path)
+    m = M.Matrix.__new__(M.Matrix)
+    m.args = types.SimpleNamespace(full=False)
+    # every lookup misses (HM_NO_CACHE=1): each call evaluates
+    m.cache = cache(repo, dict(repo[2], HM_NO_CACHE="1"))
+    m.base_fail, m.order, m.hung = set(), order, False
+    m.memo = H.Once()
+    m.ref_files = lambda prefix: TREE
+    m.patched_baseline = lambda w: set()
+    m.firsts = []
+
+    def evaluate(*a, first=None, **kw):
+        m.firsts.append(first)
+        return "killed", {"b:norps:t"}, ""
+    w = types.SimpleNamespace(hung=False, unstable="", evaluate=evaluate)
+    return m, w
+
+
+def test_kill_order_hint_applies_to_the_inputs_it_was_recorded_on(
+        monkeypatch, tmp_path, repo):
+    # kill-order.tsv's row names the binary and the inputs' digest that
+    # run_variant() gave when it recorded it: on the same inputs the
+    # binary goes first; on others (a changed tree, repository or
+    # system) the row is stale and the fixed order decides, so a stale
+    # row can never make the result other than the fixed order's.
+    m, w = hinted_matrix(monkeypatch, tmp_path, repo)
+    res, killers, _, inputs = m.run_variant(w, TREE, None)
+    assert (res, killers, m.firsts) == ("killed", {"b:norps:t"}, [None])
+    assert len(inputs) == 16
+    m.memo = type(m.memo)()
+    m.run_variant(w, TREE, None, hint=("b", "norps", inputs))
+    assert m.firsts[-1] == ("b", "norps")
+    m.memo = type(m.memo)()
+    m.run_variant(w, TREE, None, hint=("b", "norps", "0" * 16))
+    assert m.firsts[-1] is None
+    # another tree: other inputs
+    other = dict(TREE, **{"net/core/dev.c": "int b;\n"})
+    assert m.run_variant(w, other, None)[3] != inputs
