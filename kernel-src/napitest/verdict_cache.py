@@ -43,6 +43,12 @@ SKIP_DIRS = {".git", "build", "__pycache__", ".pytest_cache"}
 ENV_NAMES = ("CC", "CFLAGS", "CPPFLAGS", "LDFLAGS", "CPATH",
              "C_INCLUDE_PATH", "LIBRARY_PATH")
 ENV_PREFIXES = ("NAPITEST_", "CMOCKA_", "LD_", "ASAN_", "UBSAN_")
+# Of those, set by whoever started the run and read by nothing a verdict
+# depends on: where make was typed (the Makefile exports it, for a
+# relative KSRC; make hunk-matrix and hunk-matrix/matrix.py started
+# directly must share verdicts), whether a make check reuses results.
+ENV_NOT_INPUTS = ("NAPITEST_INVOKED_FROM", "NAPITEST_NO_CACHE",
+                  "NAPITEST_CHECK_RUN")
 # The tools a build or a run of the matrix calls (ctags: the extractor).
 TOOLS = ("cc", "gcc", "ninja", "cmake", "ccache", "objcopy", "ctags")
 # The system's lists of what is installed.
@@ -112,7 +118,8 @@ def system_digest(env=None):
         real = os.path.realpath(path) if path else "-"
         h.update(f"{tool}={real}:{_file_digest(real)}\0".encode())
     for k in sorted(env):
-        if k in ENV_NAMES or k.startswith(ENV_PREFIXES):
+        if (k in ENV_NAMES or k.startswith(ENV_PREFIXES)) and \
+                k not in ENV_NOT_INPUTS:
             h.update(f"{k}={env[k]}\0".encode())
     return h.hexdigest()
 

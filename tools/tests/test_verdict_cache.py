@@ -166,10 +166,20 @@ def test_environment_change_misses(repo, var, val):
     assert misses(repo, k, env=dict(repo[2], **{var: val}))
 
 
+def hits(repo, k, env):
+    """The key under env is k's, and finds its verdict."""
+    c = cache(repo, env)
+    key = c.key("variant", TREE, "None", TREE)
+    return key == k and c.get(key) is not None
+
+
 def test_unrelated_environment_hits(repo):
     k = stored_key(repo)
-    c = cache(repo, dict(repo[2], CCACHE_DIR="/elsewhere", HOME="/x"))
-    assert c.get(k) is not None
+    assert hits(repo, k, dict(repo[2], CCACHE_DIR="/elsewhere", HOME="/x"))
+    # where make was typed (the Makefile exports it): make hunk-matrix
+    # and hunk-matrix/matrix.py share verdicts and kill-order.tsv's rows
+    assert hits(repo, k, dict(repo[2], NAPITEST_INVOKED_FROM="/home/me",
+                              NAPITEST_CHECK_RUN="r"))
 
 
 def test_hang_guard_verdict_never_stored(repo):
