@@ -272,6 +272,7 @@ $(CONF_STAMP): $(CONF_INPUTS) $(if $(CONF_GONE),FORCE)
 	   ! grep -qx "NAPITEST_KBUILD_VARIANT:STRING=$(KBUILD_VARIANT)" $$c || \
 	   ! grep -qx "NAPITEST_LINK_EACH_SUITE:BOOL=$(call ONOFF,$(LINK_EACH_SUITE))" $$c; then \
 		cmake -S . -B $(BUILD_DIR) -G Ninja -DKSRC="$$tree" \
+			-DPython3_EXECUTABLE='$(PYTHON_EXE)' \
 			-DNAPITEST_KBUILD_VARIANT='$(KBUILD_VARIANT)' \
 			-DNAPITEST_KBUILD_DIR='$(abspath $(BUILD))/kbuild' \
 			-DNAPITEST_VARIANT='$(VARIANT)' \

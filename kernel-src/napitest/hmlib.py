@@ -360,7 +360,11 @@ class Worker:
             if not m or os.path.realpath(m.group(1)) != \
                     os.path.realpath(ROOT):
                 shutil.rmtree(self.bdir)
+        # The interpreter, not found again (FindPython3 asks every
+        # python3 on PATH; through a version manager's shim that was 3.9
+        # of a configure's 5.1 s, and the matrix configures four dirs)
         args = ["cmake", "-S", ROOT, "-B", self.bdir, "-G", "Ninja",
+                f"-DPython3_EXECUTABLE={sys.executable}",
                 f"-DKSRC={self.tree}", "-DNAPITEST_VARIANT=patched",
                 f"-DNAPITEST_EXTRACTED={self.pre}", "-DNAPITEST_OPTIMIZE=-O0",
                 "-DNAPITEST_FRAMEWORK_OPTIMIZE=-O0",
