@@ -922,6 +922,9 @@ class Matrix:
                 tag = h.id + "+patch"
             tg, cg = time.time(), H.cpu()
             files, prefix, motion, gdir = self.classify_one(h, grp, tag)
+            if H.TRACE:
+                H.log(f"    trace group {tag}: tree and extraction "
+                      f"{time.time() - tg:.1f}s, {H.cpu() - cg:.1f}s CPU")
             if motion:
                 r2, k2 = "equivalent (code motion: same definitions)", set()
             else:
