@@ -298,6 +298,7 @@ class Matrix:
         self.memo = H.Once()
         self.ref_objs = H.Once()
         self.objs_memo = H.Once()
+        self.group_trees = H.Once()  # group_guard()
         # verdicts of earlier runs with the same inputs
         self.cache = H.verdicts()
         self.reused = self.n_run = 0
@@ -921,7 +922,11 @@ class Matrix:
             if len(grp) > 2:
                 tag = h.id + "+patch"
             tg, cg = time.time(), H.cpu()
-            files, prefix, motion, gdir = self.classify_one(h, grp, tag)
+            # one tree per set of hunks left out (1.1+patch is
+            # 1.2+patch's): made and extracted once
+            files, prefix, motion, gdir = self.group_trees.get(
+                frozenset(g.id for g in grp),
+                lambda: self.classify_one(h, grp, tag))
             if H.TRACE:
                 H.log(f"    trace group {tag}: tree and extraction "
                       f"{time.time() - tg:.1f}s, {H.cpu() - cg:.1f}s CPU")
@@ -1107,7 +1112,12 @@ def write_kill_order(hunks, args):
                  getattr(h, "group_killers", ()),
                  getattr(h, "group_inputs", ""))):
             by = kill_order.killed_by(killers or ())
-            if variant and inputs and res == "killed" and by:
+            if variant == h.id and res == "equivalent" and \
+                    getattr(h, "equiv", "") == DEAD and h.prefix is None:
+                by = kill_order.DEAD_CODE  # the dead check first
+            elif res != "killed":
+                by = None
+            if variant and inputs and by:
                 rows.append((variant,) + by + (inputs,))
     for d in (OUT,) + (() if args.only or args.build_reports_only
                        else (HERE,)):

@@ -23,6 +23,7 @@ import sys
 import threading
 
 import napitest.extract as EXTRACTOR
+import napitest.kill_order
 import napitest.manifest
 from napitest import compiler
 from napitest import cmocka_output
@@ -558,7 +559,9 @@ class Worker:
         expensive; not with full): the one that killed this variant
         before (the matrix's kill-order.tsv), so that a variant killed
         again is built and run once, not after every binary the fixed
-        order puts before it (KillOrder)."""
+        order puts before it (KillOrder); or kill_order.DEAD_CODE: the
+        variant was dead code, dead is called first (if it says so
+        again, nothing is built)."""
         base = baseline_fail if callable(baseline_fail) else \
             (lambda s, c: baseline_fail)
         return self._evaluate(files, base, order, full, gen, dead, first)
@@ -587,6 +590,14 @@ class Worker:
         ok, err = self.prepare(files, gen)
         if not ok:
             return "killed-build", set(), err
+        if first == napitest.kill_order.DEAD_CODE:
+            # the answer the fixed order's dead check gave, after cheap
+            # suites that killed nothing; not asked again if it differs
+            first = None
+            if dead and not full:
+                if dead():
+                    return "survived", set(), ""
+                dead = None
         killers = set()
         built = False
         skipped = []

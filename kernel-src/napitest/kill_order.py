@@ -11,12 +11,17 @@ killed by it again, as the run that wrote the row found.  With other
 inputs the row is stale and the fixed order decides.
 
 A variant is a hunk left out ("4.3"), or a group the matrix leaves out
-with it when it alone does not build ("11.1+11.3", "11.1+patch").
+with it when it alone does not build ("11.1+11.3", "11.1+patch").  A row
+whose suite and configuration are DEAD_CODE is a variant found dead code
+(its objects the reference's, Worker.evaluate()'s dead check) on those
+inputs: that check goes first, before any binary.
 """
 
 from . import Error
 
 COLUMNS = ("variant", "suite", "config", "inputs")
+# (suite, config) of a row for a variant found dead code
+DEAD_CODE = ("(dead code)", "-")
 
 
 def killed_by(killers):

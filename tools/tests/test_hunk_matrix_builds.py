@@ -199,3 +199,21 @@ def test_full_ignores_first(H):
                                  first=("b", "norps"))
     assert (res, killers) == ("killed", {"b:norps:t"})
     assert w.ran[0] == ("a", "rt-rps")
+
+
+def test_dead_code_first_builds_nothing(H):
+    # kill-order.tsv: the variant was dead code on these inputs; its dead
+    # check goes first and, saying so again, nothing is built or run.
+    import napitest.kill_order as KO
+    w = killing(H, "norps", "b")
+    asked = []
+    res, _, _ = w.evaluate({}, set(), order, first=KO.DEAD_CODE,
+                           dead=lambda: asked.append(1) or True)
+    assert (res, asked, w.built, w.ran) == ("survived", [1], [], [])
+    # the check says otherwise: the fixed order, the check not asked again
+    w = killing(H, "norps", "b")
+    asked = []
+    res, killers, _ = w.evaluate({}, set(), order, first=KO.DEAD_CODE,
+                                 dead=lambda: asked.append(1) and False)
+    assert (res, killers, asked) == ("killed", {"b:norps:t"}, [1])
+    assert w.ran[0] == ("a", "rt-rps")
