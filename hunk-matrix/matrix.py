@@ -759,13 +759,21 @@ class Matrix:
         by the first worker that needs it (another that needs it
         meanwhile waits for its result).  w None: from the verdict cache
         only (H.Miss when it lacks it)."""
-        what = extraction_digest(gen) or "files:" + H.files_digest(files)
-        inputs = self.variant_key(what, prefix, dead)[:16]
-        first = tuple(hint[:2]) if hint and hint[2] == inputs else None
+        what, inputs, first = self.hint_for(files, prefix, gen, dead, hint)
         return self.memo.get((prefix, what, dead is not None, first),
                              lambda: self.variant_verdict(
                                  w, files, prefix, gen, what, dead,
                                  first)) + (inputs,)
+
+    def hint_for(self, files, prefix, gen, dead, hint):
+        """(what, inputs, first) of a variant for run_variant(): what it
+        builds (its extraction, or its files), the digest of its inputs,
+        and the binary its hint names when the hint's inputs are those
+        (None otherwise: no hint, or a stale one)."""
+        what = extraction_digest(gen) or "files:" + H.files_digest(files)
+        inputs = self.variant_key(what, prefix, dead)[:16]
+        first = tuple(hint[:2]) if hint and hint[2] == inputs else None
+        return what, inputs, first
 
     def variant_key(self, what, prefix, dead, *more):
         """The verdict cache's key of a variant (variant_verdict())."""
@@ -879,8 +887,14 @@ class Matrix:
     def evaluate(self, w, h):
         ts, cs = time.time(), H.cpu()
         # At a prefix every suite is rebuilt against other declarations:
-        # compare the compiled objects first, which is cheaper.
-        if h.prefix is not None and h.gen and self.same_objects(w, h):
+        # compare the compiled objects first, which is cheaper; not for a
+        # variant kill-order.tsv has killed on the same inputs (its
+        # objects differed then, and do now: same_objects() is a
+        # function of those inputs)
+        known = h.prefix is not None and h.gen and self.hint_for(
+            h.files, h.prefix, h.gen, None, self.hints.get(h.id))[2]
+        if h.prefix is not None and h.gen and not known and \
+                self.same_objects(w, h):
             h.result, h.equiv = "equivalent", DEAD
             h.seconds = time.time() - ts
             H.log(f"  {h.id:6} {h.result:13} {h.seconds:5.1f}s"

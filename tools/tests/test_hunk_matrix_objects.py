@@ -132,3 +132,27 @@ def test_dead_code_checked_before_the_explorer(M, tmp_path, edit, checked):
     h = Hunk("a", None)
     h.gen = extraction(tmp_path / "a", dict(REF, **edit))
     assert (m.dead_before_explorer(h) is not None) == checked
+
+
+def test_prefix_variant_killed_on_the_same_inputs_skips_the_objects(M):
+    # A hunk tested at a prefix compares its objects first, unless
+    # kill-order.tsv has it killed on the same inputs: its objects
+    # differed then, and do now.  A stale row (other inputs) does not
+    # skip them.
+    cfgs = M.H.CONFIGS
+    ref = {c: b"ref-" + c.encode() for c in cfgs}
+    m, w = run(M, {"ref4": ref, "a": dict(ref, **{cfgs[0]: b"other"})})
+    m.args = type("A", (), {"full": False, "no_groups": True})()
+    m.dead_before_explorer = lambda h: None
+    m.run_variant = lambda w, files, prefix, gen, dead, hint: (
+        "killed", {"s:rps:t"}, "", "k")
+    inputs = m.hint_for({}, 4, "a", None, None)[1]
+    for row, compiled in ((("s", "rps", inputs), []),
+                          (("s", "rps", "0" * 16),
+                           [("a", cfgs[0]), ("ref4", cfgs[0])])):
+        m.hints = {"a": row}
+        m.objs_memo, m.ref_objs = M.H.Once(), M.H.Once()
+        w.compiled = []
+        h = Hunk("a", 4)
+        m.evaluate(w, h)
+        assert h.result == "killed" and w.compiled == compiled
