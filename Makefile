@@ -253,7 +253,10 @@ CONF_WRITTEN_SINCE = for f in $(CONF_INPUTS); do \
 			break; fi; \
 	done
 configure: $(CONF_STAMP) ## prepare the tree and configure the build directory
-$(CONF_STAMP): $(CONF_INPUTS) $(if $(CONF_GONE),FORCE)
+# (build/.python too: make writes it when it resolves the interpreter
+# again, as it parses this file, and CMake then takes the new one; not one
+# of CONF_INPUTS, which may not change during a run)
+$(CONF_STAMP): $(CONF_INPUTS) $(PYTHON_FILE) $(if $(CONF_GONE),FORCE)
 	@set -e; \
 	tree=$$(PYTHON='$(PYTHON_EXE)' kernel-src/resolve-tree '$(KSRC_ABS)' '$(TREE)'); \
 	trees=$$tree; seeds=; for s in $(SEED_LIST); do \
@@ -270,7 +273,8 @@ $(CONF_STAMP): $(CONF_INPUTS) $(if $(CONF_GONE),FORCE)
 	   ! grep -qx "NAPITEST_VARIANT:STRING=$(VARIANT)" $$c || \
 	   ! grep -qxF "NAPITEST_SEED_TREES:STRING=$$seeds" $$c || \
 	   ! grep -qx "NAPITEST_KBUILD_VARIANT:STRING=$(KBUILD_VARIANT)" $$c || \
-	   ! grep -qx "NAPITEST_LINK_EACH_SUITE:BOOL=$(call ONOFF,$(LINK_EACH_SUITE))" $$c; then \
+	   ! grep -qx "NAPITEST_LINK_EACH_SUITE:BOOL=$(call ONOFF,$(LINK_EACH_SUITE))" $$c || \
+	   ! grep -qxF "_Python3_EXECUTABLE:INTERNAL=$(PYTHON_EXE)" $$c; then \
 		cmake -S . -B $(BUILD_DIR) -G Ninja -DKSRC="$$tree" \
 			-DPython3_EXECUTABLE='$(PYTHON_EXE)' \
 			-DNAPITEST_KBUILD_VARIANT='$(KBUILD_VARIANT)' \

@@ -308,9 +308,10 @@ class Matrix:
         self.workers = []
         self.early = self.early_result = None  # start_early()
         self.order = H.KillOrder(H.suites())
-        # the binary that killed each variant in the run that wrote
-        # kill-order.tsv: run first (Worker.evaluate(first=)); none with
-        # --full, which runs every binary
+        # kill-order.tsv's rows: the binary that killed each variant, or
+        # its dead-code check, and the digest of the inputs it was found
+        # on; first on the same inputs (run_variant()); none with --full,
+        # which runs every binary
         try:
             self.hints = {} if args.full else \
                 kill_order.read(os.path.join(HERE, "kill-order.tsv"))
@@ -937,10 +938,15 @@ class Matrix:
                 tag = h.id + "+patch"
             tg, cg = time.time(), H.cpu()
             # one tree per set of hunks left out (1.1+patch is
-            # 1.2+patch's): made and extracted once
+            # 1.2+patch's), made and extracted once, from the set in patch
+            # order: put back in another order, a group's lines can land
+            # elsewhere (replace_blocks()), and which hunk's worker came
+            # first would decide the tree
+            canon = sorted(grp, key=lambda g: g.idx)
             files, prefix, motion, gdir = self.group_trees.get(
                 frozenset(g.id for g in grp),
-                lambda: self.classify_one(h, grp, tag))
+                lambda: self.classify_one(
+                    canon[0], canon, "+".join(g.id for g in canon)))
             if H.TRACE:
                 H.log(f"    trace group {tag}: tree and extraction "
                       f"{time.time() - tg:.1f}s, {H.cpu() - cg:.1f}s CPU")
@@ -1112,8 +1118,9 @@ def write_guards(hunks, patched, args):
 
 def write_kill_order(hunks, args):
     """kill-order.tsv (napitest.kill_order): the binary that killed each
-    variant first, hunk by hunk and group by group, with the digest of
-    the inputs it killed it on, which the next run runs first on the same
+    variant first, hunk by hunk and group by group, or DEAD_CODE for a
+    hunk of the patched tree found dead code, with the digest of the
+    inputs it was found on, which the next run puts first on the same
     inputs (run_variant()).  Not with --full (its killers are every
     binary's)."""
     if args.full:
@@ -1173,8 +1180,8 @@ def write_reports(hunks, timing, base_fail, listed, problems, args,
           "of `kernel-src/patches/series` left out in turn, the unit suites "
           "run against the result. Do not edit by hand.", "",
           "Mode: " + ("full (every configuration and suite)" if args.full
-                      else "first kill (the binary that killed the variant "
-                      "in the run that wrote kill-order.tsv first, then "
+                      else "first kill (on the inputs kill-order.tsv has a "
+                      "row for, its binary or dead-code check first, then "
                       "rt-rps first; stops at the first suite binary with "
                       "a failing test)") + ".",
           "",

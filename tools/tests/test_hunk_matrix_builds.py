@@ -210,10 +210,21 @@ def test_dead_code_first_builds_nothing(H):
     res, _, _ = w.evaluate({}, set(), order, first=KO.DEAD_CODE,
                            dead=lambda: asked.append(1) or True)
     assert (res, asked, w.built, w.ran) == ("survived", [1], [], [])
-    # the check says otherwise: the fixed order, the check not asked again
-    w = killing(H, "norps", "b")
+    # the check says otherwise: the fixed order, and the check, which
+    # the fixed order asks before the first expensive suite (x, killing
+    # here), not asked again
+
+    def order_x():
+        return ["a", "x"]
+    order_x.cheap = lambda s: s != "x"
+    w = killing(H, "norps", "x")
     asked = []
-    res, killers, _ = w.evaluate({}, set(), order, first=KO.DEAD_CODE,
-                                 dead=lambda: asked.append(1) and False)
-    assert (res, killers, asked) == ("killed", {"b:norps:t"}, [1])
+    res, killers, _ = w.evaluate({}, set(), order_x, first=KO.DEAD_CODE,
+                                 dead=lambda: asked.append(1) or False)
+    assert (res, killers, asked) == ("killed", {"x:norps:t"}, [1])
     assert w.ran[0] == ("a", "rt-rps")
+    # without the row: asked once, before the first expensive suite
+    w = killing(H, "norps", "x")
+    asked = []
+    w.evaluate({}, set(), order_x, dead=lambda: asked.append(1) or False)
+    assert asked == [1] and w.ran.index(("x", "rt-rps")) == len(H.CONFIGS)

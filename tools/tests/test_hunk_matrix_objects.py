@@ -156,3 +156,76 @@ def test_prefix_variant_killed_on_the_same_inputs_skips_the_objects(M):
         h = Hunk("a", 4)
         m.evaluate(w, h)
         assert h.result == "killed" and w.compiled == compiled
+
+
+def test_kill_order_rows_written(M, tmp_path, monkeypatch):
+    # write_kill_order(): a row for each variant killed by one binary
+    # (a hunk, or the group that first built), one for a hunk of the
+    # patched tree found dead code, each with its inputs' digest; none
+    # for the rest, and none at all with --full.
+    import napitest.kill_order as KO
+    monkeypatch.setattr(M, "OUT", str(tmp_path))
+
+    def hunk(hid, result, killers=(), prefix=None, inputs="d" * 16, **kw):
+        h = Hunk(hid, prefix)
+        h.result, h.killers, h.kill_inputs = result, set(killers), inputs
+        h.__dict__.update(kw)
+        return h
+    hunks = [
+        hunk("4.3", "killed", {"net_rx_action:rt-rps:v5_a",
+                               "net_rx_action:rt-rps:v5_b"}),
+        hunk("12.2", "equivalent", equiv=M.DEAD),
+        hunk("3.1", "equivalent", prefix=4, equiv=M.DEAD),
+        hunk("9.1", "equivalent", equiv="rename"),
+        hunk("1.1", "killed-build", group_tag="1.1+patch",
+             group_result="killed", group_killers={"defer_list:rt-rps:v1"},
+             group_inputs="e" * 16),
+        hunk("14.2", "killed-build", group_tag="14.2+patch",
+             group_result="killed-build", group_killers=set(),
+             group_inputs="f" * 16),
+        hunk("5.2", "killed", {"a:rps:t"}, inputs=""),
+        hunk("6.1", "killed", {"a:rps:t", "b:rps:t"})]
+    args = type("A", (), {"full": False, "only": None,
+                          "build_reports_only": True})()
+    M.write_kill_order(hunks, args)
+    assert KO.read(str(tmp_path / "kill-order.tsv")) == {
+        "4.3": ("net_rx_action", "rt-rps", "d" * 16),
+        "12.2": KO.DEAD_CODE + ("d" * 16,),
+        "1.1+patch": ("defer_list", "rt-rps", "e" * 16)}
+    os.unlink(tmp_path / "kill-order.tsv")
+    args.full = True
+    M.write_kill_order(hunks, args)
+    assert not os.path.exists(tmp_path / "kill-order.tsv")
+
+
+def test_group_tree_made_once_from_the_set_in_patch_order(M):
+    # group_guard(): 1.1+1.2 and 1.2+1.1, 1.1+patch and 1.2+patch are one
+    # tree each, made from the hunks in patch order whichever hunk asks
+    # first (put back in another order, lines can land elsewhere).
+    H = M.H
+    m = M.Matrix.__new__(M.Matrix)
+    m.args = type("A", (), {"full": False, "no_groups": False})()
+    m.group_trees, m.hints = H.Once(), {}
+    made = []
+
+    def classify_one(h, grp, tag):
+        made.append((h.id, [g.id for g in grp], tag))
+        return {}, None, False, tag
+    m.classify_one = classify_one
+    m.run_variant = lambda w, files, prefix, gen, hint=None: (
+        ("killed", {"a:rps:t"}, "", "d") if gen.count("+") == 2 else
+        ("killed-build", set(), "", "d"))
+    hs = []
+    for i in (1, 2, 3):
+        h = Hunk(f"1.{i}", None)
+        h.k, h.idx, h.patch = 1, i, "0001-x.patch"
+        hs.append(h)
+    m.all_hunks = hs
+    m.group_guard(None, hs[1])
+    m.group_guard(None, hs[0])
+    assert made == [("1.1", ["1.1", "1.2"], "1.1+1.2"),
+                    ("1.2", ["1.2", "1.3"], "1.2+1.3"),
+                    ("1.1", ["1.1", "1.2", "1.3"], "1.1+1.2+1.3"),
+                    ("1.1", ["1.1", "1.3"], "1.1+1.3")]
+    assert hs[0].group_tag == "1.1+patch" and hs[1].group_tag == "1.2+patch"
+    assert hs[0].group_result == "killed"
