@@ -18,9 +18,10 @@ Then, mechanically:
   * equal after renaming the identifiers H renames -> equivalent (rename);
   * otherwise build + run the suites, config by config (rt-rps first), suite
     by suite (a fixed order: cheap suites first, the explorer last), the
-    binary that killed the same variant before (hunk-matrix/kill-order.tsv)
-    first of its kind, stopping at the first failing test that passes on
-    the patched tree (--full: run all, in the fixed order).
+    binary that killed the same variant on the same inputs, or its
+    dead-code check, first (hunk-matrix/kill-order.tsv), stopping at the
+    first failing test that passes on the patched tree (--full: run all,
+    in the fixed order).
 Equivalent hunks must be listed in hunk-matrix/equivalent.md and vice versa.
 
 Every verdict is counted, never timed: a variant that hangs the simulation

@@ -167,6 +167,38 @@ def test_start_runs_the_cheap_suites_under_their_own_key(M, monkeypatch):
     assert m.base_fail == {"defer:rt-rps:x"}
 
 
+def test_start_early_builds_the_baseline_start_then_takes(M, monkeypatch):
+    """start_early(): the workers and the baseline in a thread beside the
+    classification, when no earlier run kept the baseline; start() takes
+    them, or raises what the thread raised; --only starts no more workers
+    than hunks asked for."""
+    asked = []
+
+    def start_workers(n, files, base_fail=None, only=None):
+        asked.append(n)
+        if n == 1:
+            raise SystemExit("the patched tree does not build: x")
+        return ["w0", "w1"], {"defer:rt-rps:x"}
+    monkeypatch.setattr(M.H, "start_workers", start_workers)
+
+    def started(only, cache=None):
+        m = matrix(M, {}, cache)
+        m.args = type("A", (), {"jobs": 2, "only": only})()
+        m.timing, m.cpu = {}, {}
+        m.start_early()
+        return m
+    m = started(None)
+    m.start(["a hunk"])
+    assert asked == [2] and m.early is None
+    assert (m.workers, m.base_fail) == (["w0", "w1"], {"defer:rt-rps:x"})
+    assert m.cache.get(m.baseline_key()) == ["defer:rt-rps:x"]
+    # an earlier run kept it: no thread
+    assert started(None, m.cache).early is None and asked == [2]
+    with pytest.raises(SystemExit, match="does not build"):
+        started("1.1").start(["a hunk"])
+    assert asked == [2, 1]
+
+
 def test_explorer_baseline_not_run_when_no_variant_fails_it(M):
     m = matrix(M, {("explore_napi", CFG): ["t"]})
     # killed by a cheap suite: the explorer never runs

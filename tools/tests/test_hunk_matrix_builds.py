@@ -142,6 +142,21 @@ def test_matrix_build_compiles_everything_at_O0(H, tmp_path):
         levels.setdefault(e["file"].split("/")[-2], set()).update(opt)
     assert {"sim", "support", "unit", "extracted"} <= set(levels), levels
     assert all(o == {"-O0"} for o in levels.values()), levels
+    # and FindPython3 given the matrix's interpreter, not left to search
+    # PATH (through a version manager's shim, most of a configure)
+    with open(os.path.join(w.bdir, "CMakeCache.txt")) as f:
+        assert f"_Python3_EXECUTABLE:INTERNAL={sys.executable}\n" in \
+            f.read()
+
+
+def test_worker_builds_in_ccache_depend_mode(H, monkeypatch):
+    # a miss keyed by the compiler's -MD list, not a second preprocessor
+    # run; CCACHE_NODEPEND in the environment says otherwise
+    monkeypatch.delenv("CCACHE_NODEPEND", raising=False)
+    monkeypatch.delenv("CCACHE_DEPEND", raising=False)
+    assert H.Worker(0, {}).env["CCACHE_DEPEND"] == "1"
+    monkeypatch.setenv("CCACHE_NODEPEND", "1")
+    assert "CCACHE_DEPEND" not in H.Worker(1, {}).env
 
 
 def test_pairs_first_moves_to_the_front_of_its_kind(H):

@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -438,3 +439,36 @@ def test_make_i_check_is_neither_kept_nor_replayed(tmp_path):
                          text=True, check=True, env=plain_make_env()).stdout
     assert "--no-print-directory check-run" in out
     assert not re.search(r"if \[ -x '[^']+napitest-run-suite' \]", out)
+
+
+def test_configure_takes_the_interpreter_make_resolved(tmp_path):
+    """CMake is given the interpreter make resolved (build/.python), not
+    left to search PATH (through a version manager's shim, most of a
+    configure); a build dir whose cache names another one is configured
+    again, and so is one whose build/.python make wrote again since the
+    stamp (its interpreter was gone): the stamp depends on that file."""
+    root = os.path.dirname(os.path.dirname(HERE))
+    build = tmp_path / "b"
+    build.mkdir()
+    (build / ".python").write_text(sys.executable + "\n")
+    out = subprocess.run(["make", "-C", root, "-n", "configure",
+                          f"BUILD={build}"], capture_output=True,
+                         text=True, check=True, env=plain_make_env()).stdout
+    assert f"-DPython3_EXECUTABLE='{sys.executable}'" in out, out
+    assert f'grep -qxF "_Python3_EXECUTABLE:INTERNAL={sys.executable}"' \
+        in out, out
+    stamp = re.search(r"echo \"\$trees\" >(\S+/\.configured-[0-9a-f]+);",
+                      out).group(1)
+
+    def up_to_date():
+        return subprocess.run(["make", "-C", root, "-q", stamp,
+                               f"BUILD={build}"], capture_output=True,
+                              env=plain_make_env()).returncode == 0
+    os.makedirs(os.path.dirname(stamp), exist_ok=True)
+    with open(stamp, "w") as f:
+        f.write(root + "\n")  # a tree that is there (it has a Makefile)
+    old = os.stat(stamp).st_mtime - 10
+    os.utime(build / ".python", (old, old))
+    assert up_to_date()
+    os.utime(build / ".python", (old + 20, old + 20))
+    assert not up_to_date()
