@@ -147,6 +147,35 @@ def test_matrix_build_compiles_everything_at_O0(H, tmp_path):
     with open(os.path.join(w.bdir, "CMakeCache.txt")) as f:
         assert f"_Python3_EXECUTABLE:INTERNAL={sys.executable}\n" in \
             f.read()
+    # no debug information (its verdicts are test names and compiler
+    # errors), and no glob check at each of its ninja runs (configured
+    # at the start of each one)
+    assert not [e["file"] for e in cc if "-g" in e["command"].split()]
+    with open(os.path.join(w.bdir, "build.ninja")) as f:
+        assert "verify_globs" not in f.read()
+
+
+def test_default_build_has_debug_info_and_checks_globs(H, monkeypatch):
+    # make check's build (the options' defaults: the matrix's configure
+    # with its two options left out): -g (a failure names the tree's
+    # line of a code address, through addr2line) and the globbed
+    # sources checked at every build (a new suite is built without a
+    # cmake run)
+    import json
+    sh = H.sh
+
+    def defaults(args, **kw):
+        return sh([a for a in args if not a.startswith(
+            ("-DNAPITEST_DEBUG_INFO=", "-DNAPITEST_GLOBS_CHECKED="))], **kw)
+    monkeypatch.setattr(H, "sh", defaults)
+    w = H.Worker(0, {})
+    w.configure()
+    with open(os.path.join(w.bdir, "compile_commands.json")) as f:
+        cc = json.load(f)
+    assert all("-g" in e["command"].split() for e in cc
+               if "/tools/" not in e["file"])
+    with open(os.path.join(w.bdir, "build.ninja")) as f:
+        assert "verify_globs" in f.read()
 
 
 def test_worker_builds_in_ccache_depend_mode(H, monkeypatch):
