@@ -274,7 +274,7 @@ $(CONF_STAMP): $(CONF_INPUTS) $(PYTHON_FILE) $(if $(CONF_GONE),FORCE)
 	   ! grep -qxF "NAPITEST_SEED_TREES:STRING=$$seeds" $$c || \
 	   ! grep -qx "NAPITEST_KBUILD_VARIANT:STRING=$(KBUILD_VARIANT)" $$c || \
 	   ! grep -qx "NAPITEST_LINK_EACH_SUITE:BOOL=$(call ONOFF,$(LINK_EACH_SUITE))" $$c || \
-	   ! grep -qxF "_Python3_EXECUTABLE:INTERNAL=$(PYTHON_EXE)" $$c; then \
+	   ! grep -qxF "NAPITEST_PYTHON3:INTERNAL=$(PYTHON_EXE)" $$c; then \
 		cmake -S . -B $(BUILD_DIR) -G Ninja -DKSRC="$$tree" \
 			-DPython3_EXECUTABLE='$(PYTHON_EXE)' \
 			-DNAPITEST_KBUILD_VARIANT='$(KBUILD_VARIANT)' \

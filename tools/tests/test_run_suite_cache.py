@@ -455,7 +455,7 @@ def test_configure_takes_the_interpreter_make_resolved(tmp_path):
                           f"BUILD={build}"], capture_output=True,
                          text=True, check=True, env=plain_make_env()).stdout
     assert f"-DPython3_EXECUTABLE='{sys.executable}'" in out, out
-    assert f'grep -qxF "_Python3_EXECUTABLE:INTERNAL={sys.executable}"' \
+    assert f'grep -qxF "NAPITEST_PYTHON3:INTERNAL={sys.executable}"' \
         in out, out
     stamp = re.search(r"echo \"\$trees\" >(\S+/\.configured-[0-9a-f]+);",
                       out).group(1)
