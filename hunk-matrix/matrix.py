@@ -275,6 +275,9 @@ class Matrix:
     mechanical equivalences), start() the workers on the patched tree's
     baseline, run() the rest, then cross_check() and report()."""
 
+    # say(): the lines of the hunk evaluate() evaluates in this thread
+    lines = threading.local()
+
     def __init__(self, args):
         self.args = args
         self.t0 = time.time()
@@ -762,10 +765,12 @@ class Matrix:
         meanwhile waits for its result).  w None: from the verdict cache
         only (H.Miss when it lacks it)."""
         what, inputs, first = self.hint_for(files, prefix, gen, dead, hint)
+        # (while another worker evaluates it, this one takes another hunk
+        # when there is one: H.run_pool())
         return self.memo.get((prefix, what, dead is not None, first),
                              lambda: self.variant_verdict(
                                  w, files, prefix, gen, what, dead,
-                                 first)) + (inputs,)
+                                 first), defer=H.may_defer()) + (inputs,)
 
     def hint_for(self, files, prefix, gen, dead, hint):
         """(what, inputs, first) of a variant for run_variant(): what it
@@ -887,6 +892,30 @@ class Matrix:
         return left
 
     def evaluate(self, w, h):
+        """h's verdict (_evaluate()).  Put back (H.Busy: another worker
+        is evaluating a tree it needs) it is as before, and it has logged
+        nothing: evaluated again later, it logs its lines once."""
+        saved = dict(h.__dict__)
+        self.lines.said = []
+        try:
+            self._evaluate(w, h)
+        except H.Busy:
+            h.__dict__.clear()
+            h.__dict__.update(saved)
+            raise
+        finally:
+            said, self.lines.said = self.lines.said, None
+        for ln in said:
+            H.log(ln)
+
+    def say(self, line):
+        """Log a line of the hunk evaluate() evaluates, once it is done."""
+        if getattr(self.lines, "said", None) is None:
+            H.log(line)
+        else:
+            self.lines.said.append(line)
+
+    def _evaluate(self, w, h):
         ts, cs = time.time(), H.cpu()
         # At a prefix every suite is rebuilt against other declarations:
         # compare the compiled objects first, which is cheaper; not for a
@@ -899,8 +928,8 @@ class Matrix:
                 self.same_objects(w, h):
             h.result, h.equiv = "equivalent", DEAD
             h.seconds = time.time() - ts
-            H.log(f"  {h.id:6} {h.result:13} {h.seconds:5.1f}s"
-                  + (" (reused)" if w is None else ""))
+            self.say(f"  {h.id:6} {h.result:13} {h.seconds:5.1f}s"
+                     + (" (reused)" if w is None else ""))
             return
         res, killers, detail, h.kill_inputs = self.run_variant(
             w, h.files, h.prefix, h.gen, self.dead_before_explorer(h),
@@ -915,11 +944,11 @@ class Matrix:
         if res == "killed-build" and not self.args.no_groups:
             self.group_guard(w, h)
         h.seconds = time.time() - ts
-        H.log(f"  {h.id:6} {h.result:13} {h.seconds:5.1f}s "
-              + ("(reused) " if w is None else "")
-              + f"{' '.join(sorted(killers))[:90]}"
-              + (f" | {h.group}: {h.group_result}"
-                 if getattr(h, 'group', '') else ""))
+        self.say(f"  {h.id:6} {h.result:13} {h.seconds:5.1f}s "
+                 + ("(reused) " if w is None else "")
+                 + f"{' '.join(sorted(killers))[:90]}"
+                 + (f" | {h.group}: {h.group_result}"
+                    if getattr(h, 'group', '') else ""))
         if H.TRACE:
             H.log(f"    trace {h.id}: {H.cpu() - cs:.1f}s CPU (every "
                   "worker's: the hunk's own with -j 1)")
@@ -956,8 +985,9 @@ class Matrix:
             else:
                 r2, k2, _, inputs = self.run_variant(
                     w, files, prefix, gdir, hint=self.hints.get(tag))
-            H.log(f"    group {tag}: {r2} ({time.time() - tg:.1f}s"
-                  + (f", {H.cpu() - cg:.1f}s CPU" if H.TRACE else "") + ")")
+            self.say(f"    group {tag}: {r2} ({time.time() - tg:.1f}s"
+                     + (f", {H.cpu() - cg:.1f}s CPU" if H.TRACE else "")
+                     + ")")
             if r2 != "killed-build":
                 h.group = ("whole patch " + h.patch[:4]
                            if tag.endswith("+patch") else

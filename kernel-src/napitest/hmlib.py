@@ -869,8 +869,27 @@ def start_workers(n, base_files, first=0, base_fail=None, only=None):
     return workers, set().union(*fails)
 
 
+class Busy(Exception):
+    """Once.get(defer=True): another thread is computing that value."""
+
+
+# run_pool()'s item of this thread: whether it may be put back (Busy)
+_pool = threading.local()
+
+
+def may_defer():
+    """Whether the item run_pool() runs in this thread may be put back
+    when it would wait for a value another worker computes (Busy): there
+    are other items to take meanwhile."""
+    return getattr(_pool, "defer", False)
+
+
 def run_pool(items, workers, fn):
-    """Run fn(worker, item) over items, one thread per worker."""
+    """Run fn(worker, item) over items, one thread per worker.  An item
+    whose fn raises Busy (it would wait for another worker, may_defer())
+    goes to the end of the queue, and its worker takes the next one: two
+    hunks of a patch evaluated side by side both try the whole patch
+    left out, and the second waited idle for the first's build."""
     lock = threading.Lock()
     queue = list(items)
     results = {}
@@ -881,7 +900,14 @@ def run_pool(items, workers, fn):
                 if not queue:
                     return
                 it = queue.pop(0)
-            results[id(it)] = fn(w, it)
+                _pool.defer = bool(queue)
+            try:
+                results[id(it)] = fn(w, it)
+            except Busy:
+                with lock:
+                    queue.append(it)
+            finally:
+                _pool.defer = False
 
     ths = [threading.Thread(target=loop, args=(w,)) for w in workers]
     for t in ths:
@@ -901,7 +927,9 @@ class Once:
         self.lock = threading.Lock()
         self.slots = {}
 
-    def get(self, key, fn):
+    def get(self, key, fn, defer=False):
+        """The value of key: fn()'s, computed by this thread or another.
+        defer: raise Busy instead of waiting while another computes it."""
         while True:
             with self.lock:
                 slot = self.slots.get(key)
@@ -910,6 +938,8 @@ class Once:
                     # [done, value, whether computed]
                     slot = self.slots[key] = [threading.Event(), None, False]
             if not mine:
+                if defer and not slot[0].is_set():
+                    raise Busy(key)
                 slot[0].wait()
                 if slot[2]:
                     return slot[1]

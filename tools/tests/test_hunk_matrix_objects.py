@@ -16,22 +16,9 @@ are a table, and every compile is recorded.
 Run: pytest-3 tools/tests (CTest: tools-pytest, label tooling).
 """
 
-import importlib
 import os
-import sys
 
 import pytest
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-@pytest.fixture
-def M(monkeypatch, tmp_path):
-    monkeypatch.setenv("HM_SCRATCH", str(tmp_path / "scratch"))
-    monkeypatch.syspath_prepend(os.path.join(HERE, "..", "..", "hunk-matrix"))
-    for m in ("napitest.hmlib", "hmlib", "matrix"):
-        sys.modules.pop(m, None)
-    return importlib.import_module("matrix")
 
 
 class Cache:
