@@ -897,11 +897,14 @@ class Matrix:
         nothing: evaluated again later, it logs its lines once."""
         saved = dict(h.__dict__)
         self.lines.said = []
+        t = time.time()
         try:
             self._evaluate(w, h)
         except H.Busy:
             h.__dict__.clear()
             h.__dict__.update(saved)
+            # its time so far, which h.seconds counts too
+            h.seconds_put_back = time.time() - t
             raise
         finally:
             said, self.lines.said = self.lines.said, None
@@ -915,8 +918,14 @@ class Matrix:
         else:
             self.lines.said.append(line)
 
+    @staticmethod
+    def started(h):
+        """When h's evaluation started, for h.seconds: now, less the time
+        it took before it was put back (evaluate())."""
+        return time.time() - h.__dict__.pop("seconds_put_back", 0.0)
+
     def _evaluate(self, w, h):
-        ts, cs = time.time(), H.cpu()
+        ts, cs = self.started(h), H.cpu()
         # At a prefix every suite is rebuilt against other declarations:
         # compare the compiled objects first, which is cheaper; not for a
         # variant kill-order.tsv has killed on the same inputs (its
@@ -950,8 +959,8 @@ class Matrix:
                  + (f" | {h.group}: {h.group_result}"
                     if getattr(h, 'group', '') else ""))
         if H.TRACE:
-            H.log(f"    trace {h.id}: {H.cpu() - cs:.1f}s CPU (every "
-                  "worker's: the hunk's own with -j 1)")
+            self.say(f"    trace {h.id}: {H.cpu() - cs:.1f}s CPU (every "
+                     "worker's: the hunk's own with -j 1)")
 
     def group_guard(self, w, h):
         """Which tests guard a hunk whose omission does not build, once it
@@ -978,8 +987,8 @@ class Matrix:
                 lambda: self.classify_one(
                     canon[0], canon, "+".join(g.id for g in canon)))
             if H.TRACE:
-                H.log(f"    trace group {tag}: tree and extraction "
-                      f"{time.time() - tg:.1f}s, {H.cpu() - cg:.1f}s CPU")
+                self.say(f"    trace group {tag}: tree and extraction "
+                         f"{time.time() - tg:.1f}s, {H.cpu() - cg:.1f}s CPU")
             if motion:
                 r2, k2 = "equivalent (code motion: same definitions)", set()
             else:

@@ -889,10 +889,13 @@ def run_pool(items, workers, fn):
     whose fn raises Busy (it would wait for another worker, may_defer())
     goes to the end of the queue, and its worker takes the next one: two
     hunks of a patch evaluated side by side both try the whole patch
-    left out, and the second waited idle for the first's build."""
+    left out, and the second waited idle for the first's build.  Once:
+    taken again, it waits (hunks that all wait for one variant would
+    otherwise be put back in turn, a busy loop)."""
     lock = threading.Lock()
     queue = list(items)
     results = {}
+    put_back = set()
 
     def loop(w):
         while True:
@@ -900,11 +903,12 @@ def run_pool(items, workers, fn):
                 if not queue:
                     return
                 it = queue.pop(0)
-                _pool.defer = bool(queue)
+                _pool.defer = bool(queue) and id(it) not in put_back
             try:
                 results[id(it)] = fn(w, it)
             except Busy:
                 with lock:
+                    put_back.add(id(it))
                     queue.append(it)
             finally:
                 _pool.defer = False

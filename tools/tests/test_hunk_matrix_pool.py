@@ -118,3 +118,41 @@ def test_run_variant_gives_way_to_the_worker_evaluating_it(M):
     H.run_pool(["x", "y"], [object()], fn)
     t.join(10)
     assert out == ["x", "y", "x"]
+
+
+def test_run_pool_puts_an_item_back_once(M):
+    # every hunk left waits for one variant another worker builds: each
+    # is put back once, then waits (not a busy loop of put-backs)
+    H = M.H
+    tries = {}
+
+    def fn(w, it):
+        tries[it] = tries.get(it, 0) + 1
+        if tries[it] > 2:
+            return  # put back again: the assertion below fails
+        if H.may_defer():
+            raise H.Busy(it)
+    H.run_pool(["a", "b", "c"], [object()], fn)
+    assert tries == {"a": 2, "b": 2, "c": 2}
+
+
+def test_evaluate_put_back_counts_its_time_before(M, monkeypatch):
+    # h.seconds of a hunk put back: both evaluations' time
+    H = M.H
+    m = M.Matrix.__new__(M.Matrix)
+    h = M.Hunk("0001-x.patch", 1, 1, (0, 0), "net/core/dev.c", "", [], 1)
+    clock = iter([100.0, 103.0, 110.0, 110.0, 110.5])
+    monkeypatch.setattr(M.time, "time", lambda: next(clock))
+
+    def busy(w, hunk):
+        raise H.Busy("k")
+    m._evaluate = busy
+    with pytest.raises(H.Busy):
+        m.evaluate(object(), h)  # 3 s, then put back
+
+    def done(w, hunk):
+        ts = m.started(hunk)
+        hunk.seconds = M.time.time() - ts
+    m._evaluate = done
+    m.evaluate(object(), h)
+    assert h.seconds == 3.5 and not hasattr(h, "seconds_put_back")
