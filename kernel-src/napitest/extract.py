@@ -117,8 +117,10 @@ def kernel_version(tree):
 
 
 def ctags_command(rel):
+    # --sort=no: ctags sorts through sh -c "sort -u", two processes a
+    # file; run_ctags() sorts the lines as that did (C locale).
     cmd = ["ctags", "--output-format=json", "--fields=+neKZ",
-           "--kinds-C=+px", "--language-force=C", "-f", "-"]
+           "--kinds-C=+px", "--language-force=C", "--sort=no", "-f", "-"]
     for m in CTAGS_MACROS:
         cmd += ["-D", m]
     return cmd + [rel]
@@ -145,7 +147,9 @@ def run_ctags(tree, rel):
     except subprocess.CalledProcessError as e:
         raise Error(f"ctags failed on {tree}/{rel}: {e.stderr.strip()}")
     tags = []
-    for line in out.splitlines():
+    # sort -u's order in the C locale (the first of two tags of one name
+    # is the one locate() takes), whatever the caller's locale
+    for line in sorted(set(out.splitlines())):
         try:
             t = json.loads(line)
         except ValueError:

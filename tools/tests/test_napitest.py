@@ -323,6 +323,19 @@ class TestExtractor(Fixture):
         self.assertIn("member 'backlog.gone' not found", msg)
         self.assertFalse(os.path.exists(os.path.join(self.out, "extracted")))
 
+    def test_tags_in_sort_order_whatever_the_locale(self):
+        # ctags runs with --sort=no (its sort is sh -c "sort -u", two
+        # processes a file); the tags come in sort -u's C-locale order,
+        # which decides the first of two tags of one name (locate())
+        path = os.path.join(self.tree, "net", "core", "order.c")
+        write(path, "int b(void) { return 0; }\nint a(void) { return 0; }\n"
+              "int b2(void) { return 0; }\n")
+        names = [t["name"] for t in extract.run_ctags(self.tree,
+                                                      "net/core/order.c")
+                 if t["kind"] == "function"]
+        self.assertEqual(names, ["a", "b", "b2"])
+        self.assertIn("--sort=no", extract.ctags_command("net/core/order.c"))
+
     def test_missing_file_and_not_a_tree(self):
         os.unlink(os.path.join(self.tree, "net/core/dev.c"))
         with self.assertRaisesRegex(Error, "net/core/dev.c is missing from "
