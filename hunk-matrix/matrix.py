@@ -554,7 +554,8 @@ class Matrix:
     # -- a whole run's record ---------------------------------------------
 
     # A hunk's attributes a report reads (not its files, not its gen dir).
-    RECORD_SKIP = ("files", "gen")
+    # (seconds_put_back: _evaluate() takes it; never in a record)
+    RECORD_SKIP = ("files", "gen", "seconds_put_back")
 
     def run_key(self):
         """The key of the whole run's result: the base and patched trees'

@@ -156,3 +156,19 @@ def test_evaluate_put_back_counts_its_time_before(M, monkeypatch):
     m._evaluate = done
     m.evaluate(object(), h)
     assert h.seconds == 3.5 and not hasattr(h, "seconds_put_back")
+
+
+def test_evaluate_starts_from_before_the_put_back(M):
+    # Matrix._evaluate() itself takes its start from started() (its time
+    # before a put-back), first thing
+    m = M.Matrix.__new__(M.Matrix)
+    h = M.Hunk("0001-x.patch", 1, 1, (0, 0), "net/core/dev.c", "", [], 1)
+
+    class Started(Exception):
+        pass
+
+    def started(hunk):
+        raise Started()
+    m.started = started
+    with pytest.raises(Started):
+        M.Matrix._evaluate(m, object(), h)
