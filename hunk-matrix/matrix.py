@@ -781,7 +781,29 @@ class Matrix:
         what = extraction_digest(gen) or "files:" + H.files_digest(files)
         inputs = self.variant_key(what, prefix, dead)[:16]
         first = tuple(hint[:2]) if hint and hint[2] == inputs else None
+        if hint:
+            # kill_order_line(): each row looked at, by its inputs
+            self.__dict__.setdefault("rows_seen", {})[inputs] = \
+                first is not None
         return what, inputs, first
+
+    def kill_order_line(self):
+        """How many of kill-order.tsv's rows this run looked at were on
+        their inputs (None: it looked at none: every verdict read back,
+        or --full).  A stale row is not wrong, only slower: its variant
+        runs in the fixed order."""
+        seen = getattr(self, "rows_seen", {})
+        if not seen:
+            return None
+        fresh = sum(seen.values())
+        line = (f"kill-order.tsv: {fresh} of {len(seen)} rows looked at "
+                "were written on these inputs")
+        if fresh < len(seen):
+            line += ("; the others' inputs changed (the repository or the "
+                     "system's packages), and their variants ran in the "
+                     "fixed order, slower (make hunk-matrix writes the "
+                     "rows again)")
+        return line
 
     def variant_key(self, what, prefix, dead, *more):
         """The verdict cache's key of a variant (variant_verdict())."""
@@ -1056,6 +1078,8 @@ class Matrix:
                                       for k, v in self.timing.items())
               + "; CPU: " + ", ".join(f"{k} {v:.1f}s"
                                       for k, v in self.cpu.items()))
+        if self.kill_order_line():
+            H.log(self.kill_order_line())
         if survivors:
             H.log("SURVIVED (no test fails without the hunk):")
             for h in survivors:

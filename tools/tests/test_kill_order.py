@@ -66,3 +66,18 @@ def test_write_is_tab_separated():
     f = io.StringIO()
     kill_order.write(f, [("1.1", "s", "rps", "d")])
     assert f.getvalue() == "variant\tsuite\tconfig\tinputs\n1.1\ts\trps\td\n"
+
+
+def test_kill_order_line_counts_the_rows_on_their_inputs(M):
+    # a stale row is not wrong, only slower: the run says how many
+    m = M.Matrix.__new__(M.Matrix)
+    assert m.kill_order_line() is None  # none looked at
+    m.variant_key = lambda what, prefix, dead: "abcd" * 8
+    m.hint_for({}, None, None, None, ("s", "rt-rps", "abcd" * 4))
+    assert m.kill_order_line() == \
+        "kill-order.tsv: 1 of 1 rows looked at were written on these inputs"
+    m.variant_key = lambda what, prefix, dead: "ef01" * 8
+    m.hint_for({}, None, None, None, ("s", "rt-rps", "abcd" * 4))
+    assert m.kill_order_line().startswith(
+        "kill-order.tsv: 1 of 2 rows looked at were written on these "
+        "inputs; the others' inputs changed")
